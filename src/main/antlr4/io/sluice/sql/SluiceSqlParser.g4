@@ -1,0 +1,125 @@
+/*
+ * Sluice's pipeline statements. Queries, expressions and column definitions are cut out
+ * as raw text (the rules ending in "Text") and parsed by Spark; this grammar only knows
+ * the shape of the statements around them, as Delta Lake's own SQL extension does.
+ */
+parser grammar SluiceSqlParser;
+
+options { tokenVocab = SluiceSqlLexer; }
+
+script
+    : SEMI* (statement (SEMI+ statement)*)? SEMI* EOF
+    ;
+
+statement
+    : createDataset
+    | createView
+    | createFlow
+    | setConfiguration
+    | useNamespace
+    ;
+
+createDataset
+    : CREATE (OR REFRESH)? datasetKind name=multipartIdentifier
+      (LPAREN tableElement (COMMA tableElement)* RPAREN)?
+      datasetClause*
+      (AS queryText)?
+    ;
+
+datasetKind
+    : STREAMING TABLE
+    | MATERIALIZED VIEW
+    ;
+
+tableElement
+    : expectation
+    | columnText
+    ;
+
+expectation
+    : CONSTRAINT name=identifier EXPECT LPAREN expressionText RPAREN
+      (ON VIOLATION violationAction)?
+    ;
+
+violationAction
+    : DROP ROW
+    | FAIL UPDATE
+    ;
+
+datasetClause
+    : COMMENT comment=STRING
+    | PARTITIONED BY LPAREN identifierList RPAREN
+    | CLUSTER BY LPAREN identifierList RPAREN
+    | TBLPROPERTIES LPAREN property (COMMA property)* RPAREN
+    ;
+
+property
+    : key=propertyKey EQ? value=STRING
+    ;
+
+propertyKey
+    : STRING
+    | identifier (DOT identifier)*
+    ;
+
+createView
+    : CREATE (OR REPLACE)? TEMPORARY? VIEW name=multipartIdentifier
+      (COMMENT comment=STRING)?
+      AS queryText
+    ;
+
+createFlow
+    : CREATE FLOW name=multipartIdentifier (COMMENT comment=STRING)?
+      AS INSERT INTO target=multipartIdentifier BY NAME queryText
+    ;
+
+setConfiguration
+    : SET rawText?
+    ;
+
+useNamespace
+    : USE (CATALOG | SCHEMA | DATABASE) multipartIdentifier
+    ;
+
+identifierList
+    : identifier (COMMA identifier)*
+    ;
+
+multipartIdentifier
+    : identifier (DOT identifier)*
+    ;
+
+identifier
+    : IDENTIFIER
+    | BACKQUOTED_IDENTIFIER
+    | nonReserved
+    ;
+
+// Our keywords stay usable as names: a column called "name" or a table called "flow".
+nonReserved
+    : AS | BY | CATALOG | CLUSTER | COMMENT | CONSTRAINT | DATABASE | DROP | EXPECT | FAIL
+    | FLOW | INSERT | INTO | MATERIALIZED | NAME | ON | OR | PARTITIONED | REFRESH | REPLACE
+    | ROW | SCHEMA | SET | STREAMING | TABLE | TBLPROPERTIES | TEMPORARY | UPDATE | USE
+    | VIEW | VIOLATION
+    ;
+
+queryText
+    : rawText
+    ;
+
+rawText
+    : (~SEMI)+
+    ;
+
+// One column definition: anything up to a top-level comma or the closing parenthesis.
+columnText
+    : (balanced | ~(COMMA | LPAREN | RPAREN | SEMI | CONSTRAINT))+
+    ;
+
+expressionText
+    : (balanced | ~(LPAREN | RPAREN | SEMI))+
+    ;
+
+balanced
+    : LPAREN (balanced | ~(LPAREN | RPAREN | SEMI))* RPAREN
+    ;

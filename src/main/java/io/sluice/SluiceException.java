@@ -1,0 +1,40 @@
+package io.sluice;
+
+import io.sluice.graph.Origin;
+
+/**
+ * A user-facing failure: a stable error class (for tests and tooling), the origin of the
+ * definition at fault when there is one, and a message meant to be read by a person.
+ */
+public class SluiceException extends RuntimeException {
+  private final String errorClass;
+  private final Origin origin;
+
+  public SluiceException(String errorClass, Origin origin, String message) {
+    this(errorClass, origin, message, null);
+  }
+
+  public SluiceException(String errorClass, Origin origin, String message, Throwable cause) {
+    super(message, cause);
+    this.errorClass = errorClass;
+    this.origin = origin == null ? Origin.UNKNOWN : origin;
+  }
+
+  public SluiceException(String errorClass, String message) {
+    this(errorClass, Origin.UNKNOWN, message, null);
+  }
+
+  public String errorClass() {
+    return errorClass;
+  }
+
+  public Origin origin() {
+    return origin;
+  }
+
+  /** The line printed to the user: {@code file:line: message [ERROR_CLASS]}. */
+  public String userMessage() {
+    String where = origin.isKnown() ? origin + ": " : "";
+    return where + getMessage() + " [" + errorClass + "]";
+  }
+}

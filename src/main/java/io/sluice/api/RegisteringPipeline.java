@@ -1,0 +1,188 @@
+package io.sluice.api;
+
+import io.sluice.expectations.Expectation;
+import io.sluice.expectations.ViolationAction;
+import io.sluice.graph.DatasetDefinition;
+import io.sluice.graph.DatasetName;
+import io.sluice.graph.DatasetType;
+import io.sluice.graph.FlowDefinition;
+import io.sluice.graph.GraphException;
+import io.sluice.graph.GraphRegistry;
+import io.sluice.graph.Origin;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Map;
+
+/** The {@link Pipeline} handed to Java definitions: every builder registers into a {@link GraphRegistry}. */
+public final class RegisteringPipeline implements Pipeline {
+  private final GraphRegistry registry;
+
+  public RegisteringPipeline(GraphRegistry registry) {
+    this.registry = registry;
+  }
+
+  @Override
+  public TableBuilder streamingTable(String name) {
+    return new Table(name, DatasetType.STREAMING_TABLE, callerOrigin());
+  }
+
+  @Override
+  public TableBuilder materializedView(String name) {
+    return new Table(name, DatasetType.MATERIALIZED_VIEW, callerOrigin());
+  }
+
+  @Override
+  public ViewBuilder temporaryView(String name) {
+    Origin origin = callerOrigin();
+    DatasetDefinition.Builder view = DatasetDefinition.builder(qualify(name, origin), DatasetType.TEMPORARY_VIEW, origin);
+    return new ViewBuilder() {
+      @Override
+      public ViewBuilder comment(String comment) {
+        view.comment(comment);
+        return this;
+      }
+
+      @Override
+      public void query(FlowFunction query) {
+        DatasetDefinition dataset = view.build();
+        registry.register(dataset);
+        registry.register(implicitFlow(dataset, query));
+      }
+    };
+  }
+
+  @Override
+  public FlowBuilder appendFlow(String name) {
+    Origin origin = callerOrigin();
+    DatasetName flowName = qualify(name, origin);
+    return new FlowBuilder() {
+      private DatasetName target;
+
+      @Override
+      public FlowBuilder into(String targetName) {
+        target = qualify(targetName, origin);
+        return this;
+      }
+
+      @Override
+      public void query(FlowFunction query) {
+        if (target == null) {
+          throw new GraphException("FLOW_WITHOUT_TARGET", origin, "flow '" + name + "' needs into(target)");
+        }
+        registry.register(new FlowDefinition(flowName, target, query::apply, Map.of(), false, origin));
+      }
+    };
+  }
+
+  private FlowDefinition implicitFlow(DatasetDefinition dataset, FlowFunction query) {
+    return new FlowDefinition(dataset.name(), dataset.name(), query::apply, Map.of(), true, dataset.origin());
+  }
+
+  private DatasetName qualify(String name, Origin origin) {
+    List<String> parts = Arrays.asList(name.split("\\."));
+    if (parts.isEmpty() || parts.size() > 3 || parts.stream().anyMatch(String::isBlank)) {
+      throw new GraphException("INVALID_NAME", origin, "not a dataset name: '" + name + "'");
+    }
+    return DatasetName.of(parts, registry.defaultCatalog(), registry.defaultDatabase());
+  }
+
+  /** The user's line that called the API, so errors point at the definition. */
+  private static Origin callerOrigin() {
+    return StackWalker.getInstance()
+        .walk(frames -> frames
+            .filter(f -> !f.getClassName().startsWith(RegisteringPipeline.class.getName()))
+            .findFirst()
+            .map(f -> Origin.of(f.getClassName(), f.getLineNumber()))
+            .orElse(Origin.UNKNOWN));
+  }
+
+  private final class Table implements TableBuilder {
+    private final DatasetDefinition.Builder builder;
+    private final Origin origin;
+
+    Table(String name, DatasetType type, Origin origin) {
+      this.origin = origin;
+      this.builder = DatasetDefinition.builder(qualify(name, origin), type, origin);
+    }
+
+    @Override
+    public TableBuilder schema(String ddl) {
+      builder.schema(ddl);
+      return this;
+    }
+
+    @Override
+    public TableBuilder comment(String comment) {
+      builder.comment(comment);
+      return this;
+    }
+
+    @Override
+    public TableBuilder partitionBy(String... columns) {
+      builder.partitionBy(List.of(columns));
+      return this;
+    }
+
+    @Override
+    public TableBuilder clusterBy(String... columns) {
+      builder.clusterBy(List.of(columns));
+      return this;
+    }
+
+    @Override
+    public TableBuilder property(String key, String value) {
+      builder.property(key, value);
+      return this;
+    }
+
+    @Override
+    public TableBuilder expect(String name, String condition) {
+      return expectation(name, condition, ViolationAction.WARN);
+    }
+
+    @Override
+    public TableBuilder expectOrDrop(String name, String condition) {
+      return expectation(name, condition, ViolationAction.DROP);
+    }
+
+    @Override
+    public TableBuilder expectOrFail(String name, String condition) {
+      return expectation(name, condition, ViolationAction.FAIL);
+    }
+
+    @Override
+    public TableBuilder expectAll(Map<String, String> conditionsByName) {
+      conditionsByName.forEach(this::expect);
+      return this;
+    }
+
+    @Override
+    public TableBuilder expectAllOrDrop(Map<String, String> conditionsByName) {
+      conditionsByName.forEach(this::expectOrDrop);
+      return this;
+    }
+
+    @Override
+    public TableBuilder expectAllOrFail(Map<String, String> conditionsByName) {
+      conditionsByName.forEach(this::expectOrFail);
+      return this;
+    }
+
+    private TableBuilder expectation(String name, String condition, ViolationAction action) {
+      builder.expectation(new Expectation(name, condition, action, origin));
+      return this;
+    }
+
+    @Override
+    public void query(FlowFunction query) {
+      DatasetDefinition dataset = builder.build();
+      registry.register(dataset);
+      registry.register(implicitFlow(dataset, query));
+    }
+
+    @Override
+    public void create() {
+      registry.register(builder.build());
+    }
+  }
+}

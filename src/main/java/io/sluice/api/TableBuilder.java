@@ -1,0 +1,38 @@
+package io.sluice.api;
+
+import java.util.Map;
+
+/** Declares a streaming table or materialized view. Finish with {@link #query} or {@link #create}. */
+public interface TableBuilder {
+  /** Declared columns in Spark DDL, e.g. {@code "id BIGINT, name STRING"}. */
+  TableBuilder schema(String ddl);
+
+  TableBuilder comment(String comment);
+
+  TableBuilder partitionBy(String... columns);
+
+  TableBuilder clusterBy(String... columns);
+
+  TableBuilder property(String key, String value);
+
+  /** Keeps violating rows and counts them. */
+  TableBuilder expect(String name, String condition);
+
+  /** Drops violating rows before they are written, and counts them. */
+  TableBuilder expectOrDrop(String name, String condition);
+
+  /** Fails the flow on the first violating row; nothing of that batch is written. */
+  TableBuilder expectOrFail(String name, String condition);
+
+  TableBuilder expectAll(Map<String, String> conditionsByName);
+
+  TableBuilder expectAllOrDrop(Map<String, String> conditionsByName);
+
+  TableBuilder expectAllOrFail(Map<String, String> conditionsByName);
+
+  /** Registers the dataset with its defining query (its implicit flow). */
+  void query(FlowFunction query);
+
+  /** Registers the dataset alone: flows declared with {@link Pipeline#appendFlow} fill it. */
+  void create();
+}

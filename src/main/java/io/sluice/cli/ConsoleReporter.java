@@ -1,0 +1,58 @@
+package io.sluice.cli;
+
+import io.sluice.eventlog.EventListener;
+import io.sluice.eventlog.EventType;
+import io.sluice.eventlog.PipelineEvent;
+import io.sluice.execution.FlowOutcome;
+import io.sluice.execution.UpdateResult;
+import java.io.PrintStream;
+import java.time.Duration;
+import java.util.Locale;
+
+/**
+ * The terminal view of {@code sluice run}: flow states and batches as they happen (only on
+ * a terminal), and a one-screen summary per dataset at the end (always).
+ */
+final class ConsoleReporter implements EventListener {
+  private final PrintStream out;
+  private final boolean live;
+
+  ConsoleReporter(PrintStream out, boolean live) {
+    this.out = out;
+    this.live = live;
+  }
+
+  @Override
+  public void onEvent(PipelineEvent event) {
+    if (!live) {
+      return;
+    }
+    if (event.type() == EventType.FLOW_PROGRESS) {
+      String flow = event.flowName().orElse("");
+      Object state = event.details().get("state");
+      String what = state != null ? String.valueOf(state) : event.message();
+      if (!"QUEUED".equals(what)) {
+        out.printf("  %-28s %s%n", flow, what);
+      }
+    } else if (event.type() == EventType.UPDATE_PROGRESS) {
+      out.println(event.message());
+    }
+  }
+
+  void printSummary(String pipeline, UpdateResult result) {
+    out.printf("%nPipeline '%s' update %s %s in %s%n", pipeline, result.updateId().substring(0, 8),
+        result.succeeded() ? "COMPLETED" : "FAILED", seconds(result.duration()));
+    out.printf("%-28s %-18s %-10s %8s %13s %8s %9s%n",
+        "dataset", "type", "state", "batches", "rows written", "dropped", "duration");
+    for (FlowOutcome flow : result.flows()) {
+      String name = flow.flow().equals(flow.dataset()) ? flow.dataset() : flow.dataset() + " <- " + flow.flow();
+      out.printf("%-28s %-18s %-10s %8d %13d %8d %9s%n", name, flow.datasetType(), flow.state(), flow.batches(),
+          flow.rowsWritten(), flow.rowsDropped(), seconds(flow.duration()));
+    }
+    result.warnings().forEach(w -> out.println("warning: " + w));
+  }
+
+  private static String seconds(Duration duration) {
+    return String.format(Locale.ROOT, "%.1f s", duration.toMillis() / 1000.0);
+  }
+}

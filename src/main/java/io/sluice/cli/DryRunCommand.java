@@ -1,0 +1,34 @@
+package io.sluice.cli;
+
+import io.sluice.execution.PipelineUpdate;
+import io.sluice.graph.ResolvedFlow;
+import io.sluice.graph.ResolvedGraph;
+import io.sluice.spec.PipelineSpec;
+import org.apache.spark.sql.SparkSession;
+import java.nio.file.Path;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Parameters;
+
+/** {@code sluice dry-run}: resolve and validate, write nothing. */
+@Command(name = "dry-run", description = "Resolve and validate the pipeline without writing anything.")
+final class DryRunCommand extends PipelineCommand {
+  @Parameters(arity = "0..1", paramLabel = "DIR", description = "Pipeline folder (default: current folder).")
+  Path dir = Path.of(".");
+
+  @Override
+  Path dir() {
+    return dir;
+  }
+
+  @Override
+  int run(PipelineSpec spec, SparkSession spark) {
+    ResolvedGraph graph = PipelineUpdate.validate(spark, spec);
+    System.out.println("pipeline '" + spec.name() + "' is valid: " + graph.graph().datasets().size()
+        + " datasets, " + graph.flows().size() + " flows");
+    for (ResolvedFlow flow : graph.flows()) {
+      System.out.println("  " + flow.name() + " -> " + graph.dataset(flow.target()).type() + " " + flow.target()
+          + (flow.streaming() ? " (streaming)" : "") + "  " + flow.definition().origin());
+    }
+    return 0;
+  }
+}

@@ -1,0 +1,50 @@
+package io.sluice.cli;
+
+import io.sluice.execution.FlowOutcome;
+import io.sluice.execution.PipelineUpdate;
+import io.sluice.execution.UpdateOptions;
+import io.sluice.execution.UpdateResult;
+import io.sluice.spec.PipelineSpec;
+import java.util.ArrayList;
+import java.util.List;
+import org.apache.spark.sql.SparkSession;
+import java.nio.file.Path;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Option;
+
+/** {@code sluice run}: one triggered update. */
+@Command(name = "run", description = "Run one triggered update of the pipeline.")
+final class RunCommand extends PipelineCommand {
+  @Parameters(arity = "0..1", paramLabel = "DIR", description = "Pipeline folder (default: current folder).")
+  Path dir = Path.of(".");
+
+  @Override
+  Path dir() {
+    return dir;
+  }
+
+  @Option(names = "--full-refresh-all", description = "Clear every table (except those with pipelines.reset.allowed = false) and reprocess all input.")
+  boolean fullRefreshAll;
+
+  @Option(names = "--full-refresh", split = ",", paramLabel = "TABLE", description = "Clear these tables and reprocess all their input.")
+  List<String> fullRefresh = new ArrayList<>();
+
+  @Option(names = "--refresh", split = ",", paramLabel = "TABLE", description = "Update only these tables.")
+  List<String> refresh = new ArrayList<>();
+
+  @Override
+  int run(PipelineSpec spec, SparkSession spark) {
+    UpdateOptions options = new UpdateOptions(fullRefreshAll, fullRefresh, refresh);
+    ConsoleReporter reporter = new ConsoleReporter(System.out, System.console() != null);
+    UpdateResult result = PipelineUpdate.run(spark, spec, options, List.of(reporter));
+    reporter.printSummary(spec.name(), result);
+    if (result.succeeded()) {
+      return 0;
+    }
+    for (FlowOutcome outcome : result.flows()) {
+      outcome.failure().ifPresent(e -> fail(e, "flow '" + outcome.flow() + "' failed: " + outcome.errorMessage().orElse("")));
+    }
+    return FAILED;
+  }
+}

@@ -1,0 +1,158 @@
+package io.sluice.eventlog;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Timestamp;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.UUID;
+import java.util.concurrent.CopyOnWriteArrayList;
+import org.apache.spark.sql.Dataset;
+import org.apache.spark.sql.Row;
+import org.apache.spark.sql.RowFactory;
+import org.apache.spark.sql.SparkSession;
+import org.apache.spark.sql.types.StructType;
+
+/**
+ * The event log of a pipeline: a Delta table under {@code storage/system/event_log}.
+ * Events of an update are buffered and appended in one commit per {@link #flush()}, so
+ * logging does not add a Delta commit per event to the update's time.
+ */
+public final class EventLog {
+  public static final String VIEW_NAME = "event_log";
+  public static final StructType SCHEMA = StructType.fromDDL(
+      "id STRING, sequence BIGINT, "
+          + "origin STRUCT<pipeline_name: STRING, update_id: STRING, flow_name: STRING, dataset_name: STRING, batch_id: BIGINT>, "
+          + "timestamp TIMESTAMP, level STRING, event_type STRING, message STRING, details STRING, error STRING");
+  private static final ObjectMapper JSON = new ObjectMapper();
+
+  private final SparkSession spark;
+  private final Path location;
+  private final String pipelineName;
+  private final String updateId;
+  private final List<PipelineEvent> buffer = new ArrayList<>();
+  private final List<EventListener> listeners = new CopyOnWriteArrayList<>();
+  private long sequence;
+
+  public EventLog(SparkSession spark, Path storage, String pipelineName, String updateId) {
+    this.spark = spark;
+    this.location = location(storage);
+    this.pipelineName = pipelineName;
+    this.updateId = updateId;
+  }
+
+  public static Path location(Path storage) {
+    return storage.resolve("system").resolve("event_log");
+  }
+
+  /** The event log as a DataFrame, if any update has written it. */
+  public static Optional<Dataset<Row>> read(SparkSession spark, Path storage) {
+    Path path = location(storage);
+    if (!Files.isDirectory(path.resolve("_delta_log"))) {
+      return Optional.empty();
+    }
+    return Optional.of(spark.read().format("delta").load(path.toString()));
+  }
+
+  public String updateId() {
+    return updateId;
+  }
+
+  public void addListener(EventListener listener) {
+    listeners.add(listener);
+  }
+
+  /** Starts an event; {@link Entry#record()} stores it. */
+  public Entry event(EventLevel level, EventType type, String message) {
+    return new Entry(level, type, message);
+  }
+
+  /** Appends the buffered events to the Delta table in one commit. */
+  public synchronized void flush() {
+    if (buffer.isEmpty()) {
+      return;
+    }
+    List<Row> rows = buffer.stream().map(this::toRow).toList();
+    spark.createDataFrame(rows, SCHEMA).write().format("delta").mode("append").save(location.toString());
+    buffer.clear();
+  }
+
+  private synchronized void store(PipelineEvent event) {
+    buffer.add(event);
+  }
+
+  private Row toRow(PipelineEvent e) {
+    Row origin = RowFactory.create(pipelineName, e.updateId(), e.flowName().orElse(null),
+        e.datasetName().orElse(null), e.batchId().orElse(null));
+    return RowFactory.create(e.id(), e.sequence(), origin, Timestamp.from(e.timestamp()), e.level().name(),
+        e.type().label(), e.message(), json(e.details()), e.error().orElse(null));
+  }
+
+  private static String json(Map<String, Object> details) {
+    try {
+      return JSON.writeValueAsString(details);
+    } catch (JsonProcessingException e) {
+      throw new IllegalArgumentException("event details are not JSON-serialisable: " + details, e);
+    }
+  }
+
+  /** One event being put together. */
+  public final class Entry {
+    private final EventLevel level;
+    private final EventType type;
+    private final String message;
+    private String flow;
+    private String dataset;
+    private Long batchId;
+    private Map<String, Object> details = Map.of();
+    private String error;
+
+    private Entry(EventLevel level, EventType type, String message) {
+      this.level = level;
+      this.type = type;
+      this.message = message;
+    }
+
+    public Entry flow(String name) {
+      this.flow = name;
+      return this;
+    }
+
+    public Entry dataset(String name) {
+      this.dataset = name;
+      return this;
+    }
+
+    public Entry batch(long id) {
+      this.batchId = id;
+      return this;
+    }
+
+    public Entry details(Map<String, Object> payload) {
+      this.details = payload;
+      return this;
+    }
+
+    public Entry error(String text) {
+      this.error = text;
+      return this;
+    }
+
+    public PipelineEvent record() {
+      PipelineEvent event;
+      synchronized (EventLog.this) {
+        event = new PipelineEvent(UUID.randomUUID().toString(), sequence++, updateId, Optional.ofNullable(flow),
+            Optional.ofNullable(dataset), Optional.ofNullable(batchId), Instant.now(), level, type, message,
+            details, Optional.ofNullable(error));
+        store(event);
+      }
+      listeners.forEach(l -> l.onEvent(event));
+      return event;
+    }
+  }
+}

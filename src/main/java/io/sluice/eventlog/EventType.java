@@ -1,0 +1,13 @@
+package io.sluice.eventlog;
+
+import java.util.Locale;
+
+/** The kinds of event an update records (SEMANTICS §8). */
+public enum EventType {
+  CREATE_UPDATE, UPDATE_PROGRESS, DATASET_DEFINITION, FLOW_DEFINITION, FLOW_PROGRESS;
+
+  /** The spelling stored in the log: {@code flow_progress}. */
+  public String label() {
+    return name().toLowerCase(Locale.ROOT);
+  }
+}

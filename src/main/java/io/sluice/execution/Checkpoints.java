@@ -1,0 +1,66 @@
+package io.sluice.execution;
+
+import io.sluice.graph.DatasetName;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Comparator;
+import java.util.UUID;
+import java.util.stream.Stream;
+
+/**
+ * Where each streaming flow keeps its progress, and the identity its writes carry. The
+ * identity ("app id") lives inside the checkpoint: a full refresh, which deletes the
+ * checkpoint, gives the flow a new one, so Delta's record of the old batches cannot make
+ * it skip the new batches that reuse their numbers.
+ */
+public final class Checkpoints {
+  private static final String APP_ID_FILE = "sluice-app-id";
+  private final Path root;
+
+  public Checkpoints(Path storage) {
+    this.root = storage.resolve("checkpoints");
+  }
+
+  public Path location(DatasetName target, DatasetName flow) {
+    return root.resolve(safe(target.key())).resolve(safe(flow.name()));
+  }
+
+  /** The flow's stable write identity, created with its checkpoint. */
+  public String appId(DatasetName target, DatasetName flow) {
+    Path file = location(target, flow).resolve(APP_ID_FILE);
+    try {
+      if (!Files.exists(file)) {
+        Files.createDirectories(file.getParent());
+        Path temp = Files.writeString(file.resolveSibling(APP_ID_FILE + ".tmp"), UUID.randomUUID().toString());
+        Files.move(temp, file, java.nio.file.StandardCopyOption.ATOMIC_MOVE);
+      }
+      return Files.readString(file).trim();
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot keep the checkpoint of flow " + flow, e);
+    }
+  }
+
+  /** Forgets everything a table's flows have processed. */
+  public void clear(DatasetName target) {
+    deleteRecursively(root.resolve(safe(target.key())));
+  }
+
+  static void deleteRecursively(Path dir) {
+    if (!Files.exists(dir)) {
+      return;
+    }
+    try (Stream<Path> files = Files.walk(dir)) {
+      for (Path path : files.sorted(Comparator.reverseOrder()).toList()) {
+        Files.delete(path);
+      }
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot delete " + dir, e);
+    }
+  }
+
+  private static String safe(String name) {
+    return name.replaceAll("[^A-Za-z0-9_.-]", "_");
+  }
+}

@@ -1,0 +1,7 @@
+package io.sluice.execution;
+
+/** Runs one kind of flow to completion for one triggered update. */
+@FunctionalInterface
+interface FlowExecutor {
+  void execute(FlowRun run);
+}

@@ -1,0 +1,10 @@
+package io.sluice.execution;
+
+import io.sluice.SluiceException;
+
+/** A flow failed while processing data, for a reason Spark or Delta reported. */
+public final class FlowFailedException extends SluiceException {
+  public FlowFailedException(String message, Throwable cause) {
+    super("FLOW_FAILED", null, message, cause);
+  }
+}

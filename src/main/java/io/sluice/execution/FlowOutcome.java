@@ -1,0 +1,25 @@
+package io.sluice.execution;
+
+import io.sluice.SluiceException;
+import io.sluice.eventlog.FlowState;
+import io.sluice.graph.SparkErrors;
+import java.time.Duration;
+import java.util.Optional;
+
+/** How one flow ended in an update, for the summary and the exit code. */
+public record FlowOutcome(
+    String flow, String dataset, String datasetType, FlowState state, int batches, long rowsWritten,
+    long rowsDropped, Duration duration, Optional<Throwable> failure) {
+
+  /** The failure as a user reads it. */
+  public Optional<String> errorMessage() {
+    return failure.map(FlowOutcome::describe);
+  }
+
+  static String describe(Throwable e) {
+    if (e instanceof SluiceException sluice) {
+      return sluice.userMessage();
+    }
+    return SparkErrors.firstLine(e);
+  }
+}

@@ -1,0 +1,99 @@
+package io.sluice.execution;
+
+import io.sluice.eventlog.EventLevel;
+import io.sluice.eventlog.EventLog;
+import io.sluice.eventlog.EventType;
+import io.sluice.expectations.BatchQuality;
+import io.sluice.expectations.ExpectationChecker;
+import io.sluice.graph.DataflowGraph;
+import io.sluice.graph.DatasetDefinition;
+import io.sluice.graph.DatasetReader;
+import io.sluice.graph.FlowConf;
+import io.sluice.graph.FlowResolution;
+import io.sluice.graph.ResolvedFlow;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import org.apache.spark.sql.Dataset;
+import org.apache.spark.sql.Row;
+import org.apache.spark.sql.SparkSession;
+import org.apache.spark.sql.types.StructType;
+
+/**
+ * One flow's execution in one update: builds its query against the real tables and
+ * processes its batches through expectations into a {@link BatchSink}, reporting each.
+ */
+final class FlowRun {
+  private final SparkSession spark;
+  private final DataflowGraph graph;
+  private final ResolvedFlow flow;
+  private final DatasetDefinition target;
+  private final StructType targetSchema;
+  private final EventLog events;
+  private final DatasetReader reader;
+  private final FlowMetrics metrics = new FlowMetrics();
+
+  FlowRun(SparkSession spark, DataflowGraph graph, ResolvedFlow flow, StructType targetSchema, EventLog events,
+      DatasetReader reader) {
+    this.spark = spark;
+    this.graph = graph;
+    this.flow = flow;
+    this.target = graph.datasets().get(flow.target());
+    this.targetSchema = targetSchema;
+    this.events = events;
+    this.reader = reader;
+  }
+
+  SparkSession spark() {
+    return spark;
+  }
+
+  ResolvedFlow flow() {
+    return flow;
+  }
+
+  DatasetDefinition target() {
+    return target;
+  }
+
+  FlowMetrics metrics() {
+    return metrics;
+  }
+
+  /** The flow's DataFrame over the real sources, with its SQL settings in force. */
+  Dataset<Row> buildQuery() {
+    return withFlowConf(() -> flow.definition().query()
+        .build(new FlowResolution(spark, graph, flow.definition(), reader)));
+  }
+
+  <T> T withFlowConf(java.util.function.Supplier<T> body) {
+    return FlowConf.withSqlConf(spark, flow.definition().sqlConf(), body);
+  }
+
+  /** Checks expectations on one batch, writes what passes through {@code sink}, and reports it. */
+  void processBatch(Dataset<Row> batch, long batchId, BatchSink sink) {
+    Dataset<Row> cached = batch.persist();
+    try {
+      ExpectationChecker checker =
+          new ExpectationChecker(target.name().name(), flow.name().name(), target.expectations());
+      ExpectationChecker.Checked checked = checker.check(cached);
+      BatchQuality quality = checked.quality();
+      sink.write(TableWriter.align(checked.rows(), targetSchema), batchId);
+      metrics.addBatch(quality.outputRows(), quality.droppedRows());
+      Map<String, Object> details = new LinkedHashMap<>();
+      details.put("batch_id", batchId);
+      details.put("num_input_rows", quality.inputRows());
+      details.put("num_output_rows", quality.outputRows());
+      details.put("data_quality", quality.toDetails());
+      events.event(EventLevel.METRICS, EventType.FLOW_PROGRESS,
+              "batch " + batchId + ": " + quality.outputRows() + " rows written"
+                  + (quality.droppedRows() > 0 ? ", " + quality.droppedRows() + " dropped" : ""))
+          .flow(flow.name().name())
+          .dataset(target.name().name())
+          .batch(batchId)
+          .details(details)
+          .record();
+    } finally {
+      cached.unpersist();
+    }
+  }
+}

@@ -1,0 +1,79 @@
+package io.sluice.execution;
+
+import io.sluice.SluiceException;
+import io.sluice.graph.DatasetDefinition;
+import io.sluice.graph.DatasetName;
+import io.sluice.graph.ResolvedGraph;
+import io.sluice.graph.SparkPlans;
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Set;
+import org.apache.spark.sql.SparkSession;
+
+/**
+ * Which tables an update refreshes and which it clears first (SEMANTICS §1.6). Views
+ * always run: they write nothing and selected flows may read them.
+ *
+ * @param selected tables whose flows run; every table when no names were given
+ * @param cleared tables to clear, with their checkpoints, before running
+ * @param warnings tables {@code --full-refresh-all} left alone
+ */
+public record RefreshSelection(Set<DatasetName> selected, Set<DatasetName> cleared, List<String> warnings) {
+
+  public static RefreshSelection of(SparkSession spark, ResolvedGraph graph, UpdateOptions options) {
+    Set<DatasetName> tables = new LinkedHashSet<>();
+    graph.graph().datasets().values().stream().filter(d -> d.type().isTable()).forEach(d -> tables.add(d.name()));
+    Set<DatasetName> cleared = new LinkedHashSet<>();
+    List<String> warnings = new ArrayList<>();
+    for (String name : options.fullRefresh()) {
+      DatasetDefinition table = table(spark, graph, name, "--full-refresh");
+      if (!table.resetAllowed()) {
+        throw new SluiceException("RESET_NOT_ALLOWED",
+            "table '" + table.name() + "' has " + DatasetDefinition.RESET_ALLOWED
+                + " = false: a full refresh would clear it; refresh it without --full-refresh");
+      }
+      cleared.add(table.name());
+    }
+    if (options.fullRefreshAll()) {
+      for (DatasetName name : tables) {
+        if (graph.dataset(name).resetAllowed()) {
+          cleared.add(name);
+        } else {
+          warnings.add("table '" + name + "' has " + DatasetDefinition.RESET_ALLOWED
+              + " = false: --full-refresh-all refreshes it without clearing it");
+        }
+      }
+      return new RefreshSelection(tables, cleared, warnings);
+    }
+    Set<DatasetName> selected = new LinkedHashSet<>(cleared);
+    for (String name : options.refresh()) {
+      selected.add(table(spark, graph, name, "--refresh").name());
+    }
+    return new RefreshSelection(selected.isEmpty() ? tables : selected, cleared, warnings);
+  }
+
+  /** Whether the flows into {@code target} run in this update. */
+  public boolean runs(DatasetDefinition target) {
+    return target.type().isView() || selected.contains(target.name());
+  }
+
+  private static DatasetDefinition table(SparkSession spark, ResolvedGraph graph, String name, String option) {
+    List<String> parts;
+    try {
+      parts = SparkPlans.parseName(spark, name.trim());
+    } catch (IllegalArgumentException e) {
+      parts = List.of(name);
+    }
+    DatasetName qualified = parts.size() <= 3 ? graph.graph().qualify(parts) : null;
+    DatasetDefinition dataset = qualified == null ? null : graph.graph().datasets().get(qualified);
+    if (dataset == null || !dataset.type().isTable()) {
+      List<String> known = graph.graph().datasets().values().stream()
+          .filter(d -> d.type().isTable()).map(d -> d.name().name()).sorted().toList();
+      throw new SluiceException("UNKNOWN_DATASET",
+          option + " names '" + name + "', which is not a table of this pipeline; its tables are "
+              + String.join(", ", known));
+    }
+    return dataset;
+  }
+}

@@ -1,0 +1,151 @@
+package io.sluice.execution;
+
+import io.sluice.SluiceException;
+import io.sluice.graph.DatasetDefinition;
+import io.sluice.graph.DatasetName;
+import io.sluice.graph.DatasetType;
+import io.sluice.graph.ResolvedGraph;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
+import java.util.List;
+
+import java.util.Set;
+import java.util.stream.Collectors;
+import java.util.stream.Stream;
+import org.apache.spark.sql.SparkSession;
+import org.apache.spark.sql.types.StructField;
+import org.apache.spark.sql.types.StructType;
+
+/**
+ * Makes the catalog match the graph before flows run: creates missing schemas and tables,
+ * adds new columns, and performs full refreshes. A full refresh is marked on disk before
+ * it starts and unmarked when done, so one cut short by a crash is finished by the next
+ * update instead of leaving a table whose checkpoint is gone but whose rows are not.
+ */
+final class TableManager {
+  private final SparkSession spark;
+  private final Checkpoints checkpoints;
+  private final Path pendingDir;
+
+  TableManager(SparkSession spark, Checkpoints checkpoints, Path storage) {
+    this.spark = spark;
+    this.checkpoints = checkpoints;
+    this.pendingDir = storage.resolve("system").resolve("pending-full-refresh");
+  }
+
+  /** Prepares every table of the graph; returns the tables it cleared. */
+  Set<DatasetName> prepare(ResolvedGraph graph, RefreshSelection selection) {
+    Set<DatasetName> toClear = new LinkedHashSet<>(selection.cleared());
+    toClear.addAll(interruptedRefreshes(graph));
+    graph.graph().datasets().values().stream()
+        .filter(d -> d.type().isTable())
+        .map(d -> d.name().catalog() + "`.`" + d.name().database())
+        .distinct()
+        .forEach(namespace -> spark.sql("CREATE NAMESPACE IF NOT EXISTS `" + namespace + "`"));
+    for (DatasetDefinition table : graph.graph().datasets().values()) {
+      if (!table.type().isTable()) {
+        continue;
+      }
+      StructType schema = graph.schemas().get(table.name());
+      if (toClear.contains(table.name())) {
+        clear(table, schema);
+      } else if (!spark.catalog().tableExists(table.name().quoted())) {
+        spark.sql(createStatement(table, schema, false));
+      } else {
+        evolve(table, schema);
+      }
+    }
+    return toClear;
+  }
+
+  private void clear(DatasetDefinition table, StructType schema) {
+    Path marker = pendingDir.resolve(table.name().key());
+    try {
+      Files.createDirectories(pendingDir);
+      Files.writeString(marker, table.name().key());
+      checkpoints.clear(table.name());
+      spark.sql(createStatement(table, schema, true));
+      Files.delete(marker);
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot record the full refresh of " + table.name(), e);
+    }
+  }
+
+  private Set<DatasetName> interruptedRefreshes(ResolvedGraph graph) {
+    if (!Files.isDirectory(pendingDir)) {
+      return Set.of();
+    }
+    try (Stream<Path> markers = Files.list(pendingDir)) {
+      Set<String> keys = markers.map(p -> p.getFileName().toString()).collect(Collectors.toSet());
+      return graph.graph().datasets().keySet().stream().filter(n -> keys.contains(n.key())).collect(Collectors.toSet());
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
+  /** New columns are added; a changed type needs a full refresh (a materialized view simply gets one). */
+  private void evolve(DatasetDefinition table, StructType schema) {
+    StructType existing = spark.table(table.name().quoted()).schema();
+    List<StructField> added = new ArrayList<>();
+    for (StructField field : schema.fields()) {
+      StructField current = find(existing, field.name());
+      if (current == null) {
+        added.add(field);
+      } else if (!current.dataType().equals(field.dataType())) {
+        if (table.type() == DatasetType.MATERIALIZED_VIEW) {
+          spark.sql(createStatement(table, schema, true));
+          return;
+        }
+        throw new SluiceException("TABLE_SCHEMA_CHANGED",
+            table.origin(), "column '" + field.name() + "' of '" + table.name() + "' is stored as "
+                + current.dataType().simpleString() + " but the flows now produce "
+                + field.dataType().simpleString() + "; run with --full-refresh " + table.name().name());
+      }
+    }
+    if (!added.isEmpty()) {
+      String columns = added.stream().map(f -> new StructType(new StructField[] {f}).toDDL())
+          .collect(Collectors.joining(", "));
+      spark.sql("ALTER TABLE " + table.name().quoted() + " ADD COLUMNS (" + columns + ")");
+    }
+  }
+
+  private static StructField find(StructType schema, String name) {
+    for (StructField field : schema.fields()) {
+      if (field.name().equalsIgnoreCase(name)) {
+        return field;
+      }
+    }
+    return null;
+  }
+
+  private static String createStatement(DatasetDefinition table, StructType schema, boolean replace) {
+    StringBuilder sql = new StringBuilder(replace ? "CREATE OR REPLACE TABLE " : "CREATE TABLE ");
+    sql.append(table.name().quoted()).append(" (").append(schema.toDDL()).append(") USING delta");
+    if (!table.partitionColumns().isEmpty()) {
+      sql.append(" PARTITIONED BY (").append(quotedList(table.partitionColumns())).append(")");
+    }
+    if (!table.clusterColumns().isEmpty()) {
+      sql.append(" CLUSTER BY (").append(quotedList(table.clusterColumns())).append(")");
+    }
+    table.comment().ifPresent(c -> sql.append(" COMMENT ").append(literal(c)));
+    if (!table.properties().isEmpty()) {
+      sql.append(" TBLPROPERTIES (").append(table.properties().entrySet().stream()
+          .map(e -> literal(e.getKey()) + " = " + literal(e.getValue()))
+          .collect(Collectors.joining(", "))).append(")");
+    }
+    return sql.toString();
+  }
+
+  private static String quotedList(List<String> columns) {
+    return columns.stream().map(c -> "`" + c.replace("`", "``") + "`").collect(Collectors.joining(", "));
+  }
+
+  private static String literal(String text) {
+    return "'" + text.replace("\\", "\\\\").replace("'", "\\'") + "'";
+  }
+
+}

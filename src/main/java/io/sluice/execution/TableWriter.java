@@ -1,0 +1,36 @@
+package io.sluice.execution;
+
+import static org.apache.spark.sql.functions.col;
+import static org.apache.spark.sql.functions.lit;
+
+import java.util.ArrayList;
+import java.util.List;
+import org.apache.spark.sql.Column;
+import org.apache.spark.sql.Dataset;
+import org.apache.spark.sql.Row;
+import org.apache.spark.sql.types.StructField;
+import org.apache.spark.sql.types.StructType;
+
+/** Shapes a flow's rows to its table: by name, in the table's column order, missing columns NULL. */
+final class TableWriter {
+  private TableWriter() {}
+
+  static Dataset<Row> align(Dataset<Row> rows, StructType table) {
+    List<Column> columns = new ArrayList<>();
+    for (StructField field : table.fields()) {
+      String source = find(rows.schema(), field.name());
+      Column value = source == null ? lit(null) : col("`" + source.replace("`", "``") + "`");
+      columns.add(value.cast(field.dataType()).as(field.name()));
+    }
+    return rows.select(columns.toArray(Column[]::new));
+  }
+
+  private static String find(StructType schema, String name) {
+    for (String candidate : schema.fieldNames()) {
+      if (candidate.equalsIgnoreCase(name)) {
+        return candidate;
+      }
+    }
+    return null;
+  }
+}

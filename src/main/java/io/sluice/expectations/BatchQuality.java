@@ -1,0 +1,36 @@
+package io.sluice.expectations;
+
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The data-quality figures of one batch (SEMANTICS §6.3).
+ *
+ * @param inputRows rows the flow's query produced
+ * @param droppedRows rows removed by DROP expectations
+ */
+public record BatchQuality(long inputRows, long droppedRows, List<ExpectationResult> expectations) {
+  public BatchQuality {
+    expectations = List.copyOf(expectations);
+  }
+
+  public long outputRows() {
+    return inputRows - droppedRows;
+  }
+
+  /** The {@code data_quality} object of a flow_progress event. */
+  public Map<String, Object> toDetails() {
+    Map<String, Object> details = new LinkedHashMap<>();
+    details.put("dropped_records", droppedRows);
+    details.put("expectations", expectations.stream().map(e -> {
+      Map<String, Object> item = new LinkedHashMap<>();
+      item.put("name", e.name());
+      item.put("dataset", e.dataset());
+      item.put("passed_records", e.passedRecords());
+      item.put("failed_records", e.failedRecords());
+      return item;
+    }).toList());
+    return details;
+  }
+}

@@ -1,0 +1,79 @@
+package io.sluice.expectations;
+
+import static org.apache.spark.sql.functions.coalesce;
+import static org.apache.spark.sql.functions.count;
+import static org.apache.spark.sql.functions.expr;
+import static org.apache.spark.sql.functions.lit;
+import static org.apache.spark.sql.functions.not;
+import static org.apache.spark.sql.functions.sum;
+import static org.apache.spark.sql.functions.when;
+
+import java.util.ArrayList;
+import java.util.List;
+import org.apache.spark.sql.Column;
+import org.apache.spark.sql.Dataset;
+import org.apache.spark.sql.Row;
+
+/**
+ * Applies a dataset's expectations to one batch. One aggregation over the batch counts
+ * every expectation's failures at once; a FAIL expectation that failed stops here, before
+ * anything is written; DROP expectations filter the rows that go on to be written.
+ */
+public final class ExpectationChecker {
+  private final String dataset;
+  private final String flow;
+  private final List<Expectation> expectations;
+
+  public ExpectationChecker(String dataset, String flow, List<Expectation> expectations) {
+    this.dataset = dataset;
+    this.flow = flow;
+    this.expectations = List.copyOf(expectations);
+  }
+
+  /** The rows to write and the figures for the batch. The caller should cache {@code batch}. */
+  public Checked check(Dataset<Row> batch) {
+    List<Column> aggregates = new ArrayList<>();
+    aggregates.add(count(lit(1)));
+    aggregates.add(sum(when(keep(), 0).otherwise(1)));
+    for (Expectation expectation : expectations) {
+      aggregates.add(sum(when(holds(expectation), 0).otherwise(1)));
+    }
+    Row counts = batch.agg(aggregates.get(0), aggregates.subList(1, aggregates.size()).toArray(Column[]::new)).first();
+    long input = counts.getLong(0);
+    long dropped = counts.isNullAt(1) ? 0 : counts.getLong(1);
+    List<ExpectationResult> results = new ArrayList<>();
+    for (int i = 0; i < expectations.size(); i++) {
+      Expectation expectation = expectations.get(i);
+      long failed = counts.isNullAt(i + 2) ? 0 : counts.getLong(i + 2);
+      if (failed > 0 && expectation.action() == ViolationAction.FAIL) {
+        throw new ExpectationFailedException(expectation, dataset, flow, offendingRow(batch, expectation));
+      }
+      results.add(new ExpectationResult(expectation.name(), dataset, input - failed, failed));
+    }
+    Dataset<Row> rows = dropped == 0 ? batch : batch.where(keep());
+    return new Checked(rows, new BatchQuality(input, dropped, results));
+  }
+
+  /** True for a row that every DROP expectation lets through. */
+  private Column keep() {
+    Column keep = lit(true);
+    for (Expectation expectation : expectations) {
+      if (expectation.action() == ViolationAction.DROP) {
+        keep = keep.and(holds(expectation));
+      }
+    }
+    return keep;
+  }
+
+  /** A row passes only when the condition is true: false and NULL both violate (§6.1). */
+  private static Column holds(Expectation expectation) {
+    return coalesce(expr(expectation.condition()), lit(false));
+  }
+
+  private static String offendingRow(Dataset<Row> batch, Expectation expectation) {
+    return batch.where(not(holds(expectation))).toJSON().first();
+  }
+
+  /** The rows that pass the DROP expectations, with the batch's figures. */
+  public record Checked(Dataset<Row> rows, BatchQuality quality) {}
+}

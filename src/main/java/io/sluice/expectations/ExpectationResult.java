@@ -1,0 +1,4 @@
+package io.sluice.expectations;
+
+/** How the rows of one batch fared against one expectation. */
+public record ExpectationResult(String name, String dataset, long passedRecords, long failedRecords) {}

@@ -1,0 +1,98 @@
+package io.sluice.graph;
+
+import io.sluice.expectations.Expectation;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * A dataset as declared, before any query is analysed.
+ *
+ * @param declaredSchema column definitions in Spark DDL ("id BIGINT, name STRING"), if given
+ * @param properties table properties ({@code TBLPROPERTIES})
+ */
+public record DatasetDefinition(
+    DatasetName name,
+    DatasetType type,
+    Optional<String> declaredSchema,
+    List<Expectation> expectations,
+    List<String> partitionColumns,
+    List<String> clusterColumns,
+    Map<String, String> properties,
+    Optional<String> comment,
+    Origin origin) {
+
+  public static final String RESET_ALLOWED = "pipelines.reset.allowed";
+
+  public DatasetDefinition {
+    expectations = List.copyOf(expectations);
+    partitionColumns = List.copyOf(partitionColumns);
+    clusterColumns = List.copyOf(clusterColumns);
+    properties = Map.copyOf(properties);
+  }
+
+  /** Whether a full refresh may clear this table (SEMANTICS §1.6). */
+  public boolean resetAllowed() {
+    return !"false".equalsIgnoreCase(properties.getOrDefault(RESET_ALLOWED, "true").trim());
+  }
+
+  public static Builder builder(DatasetName name, DatasetType type, Origin origin) {
+    return new Builder(name, type, origin);
+  }
+
+  /** Collects a definition clause by clause, as the SQL parser and the Java API meet them. */
+  public static final class Builder {
+    private final DatasetName name;
+    private final DatasetType type;
+    private final Origin origin;
+    private String declaredSchema;
+    private final List<Expectation> expectations = new ArrayList<>();
+    private final List<String> partitionColumns = new ArrayList<>();
+    private final List<String> clusterColumns = new ArrayList<>();
+    private final Map<String, String> properties = new LinkedHashMap<>();
+    private String comment;
+
+    private Builder(DatasetName name, DatasetType type, Origin origin) {
+      this.name = name;
+      this.type = type;
+      this.origin = origin;
+    }
+
+    public Builder schema(String ddl) {
+      this.declaredSchema = ddl;
+      return this;
+    }
+
+    public Builder expectation(Expectation expectation) {
+      expectations.add(expectation);
+      return this;
+    }
+
+    public Builder partitionBy(List<String> columns) {
+      partitionColumns.addAll(columns);
+      return this;
+    }
+
+    public Builder clusterBy(List<String> columns) {
+      clusterColumns.addAll(columns);
+      return this;
+    }
+
+    public Builder property(String key, String value) {
+      properties.put(key, value);
+      return this;
+    }
+
+    public Builder comment(String text) {
+      this.comment = text;
+      return this;
+    }
+
+    public DatasetDefinition build() {
+      return new DatasetDefinition(name, type, Optional.ofNullable(declaredSchema), expectations,
+          partitionColumns, clusterColumns, properties, Optional.ofNullable(comment), origin);
+    }
+  }
+}

@@ -1,0 +1,22 @@
+package io.sluice.graph;
+
+import java.util.Map;
+
+/**
+ * A flow as declared: it writes the rows of {@code query} into {@code target}.
+ *
+ * @param sqlConf Spark SQL settings in force where the flow was defined (SQL {@code SET})
+ * @param implicit whether the flow was declared by its dataset's own {@code AS query}
+ */
+public record FlowDefinition(
+    DatasetName name,
+    DatasetName target,
+    FlowQuery query,
+    Map<String, String> sqlConf,
+    boolean implicit,
+    Origin origin) {
+
+  public FlowDefinition {
+    sqlConf = Map.copyOf(sqlConf);
+  }
+}

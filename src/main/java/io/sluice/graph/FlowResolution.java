@@ -1,0 +1,98 @@
+package io.sluice.graph;
+
+import io.sluice.api.FlowContext;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+import org.apache.spark.sql.Dataset;
+import org.apache.spark.sql.Row;
+import org.apache.spark.sql.SparkSession;
+
+/**
+ * The context one flow's query is built in. It routes reads of pipeline datasets to a
+ * {@link DatasetReader}, records them as the flow's inputs, and refuses a streaming read
+ * of a batch-only dataset.
+ */
+public final class FlowResolution implements FlowContext {
+  private final SparkSession spark;
+  private final DataflowGraph graph;
+  private final FlowDefinition flow;
+  private final DatasetReader reader;
+  private final Set<DatasetName> inputs = new LinkedHashSet<>();
+
+  public FlowResolution(SparkSession spark, DataflowGraph graph, FlowDefinition flow, DatasetReader reader) {
+    this.spark = spark;
+    this.graph = graph;
+    this.flow = flow;
+    this.reader = reader;
+  }
+
+  @Override
+  public SparkSession spark() {
+    return spark;
+  }
+
+  public FlowDefinition flow() {
+    return flow;
+  }
+
+  /** Whether {@code read_files} and other sources stream by default: they do into a streaming table. */
+  public boolean streamingByDefault() {
+    return graph.dataset(flow.target()).map(d -> d.type() == DatasetType.STREAMING_TABLE).orElse(false);
+  }
+
+  public Set<DatasetName> inputs() {
+    return Set.copyOf(inputs);
+  }
+
+  @Override
+  public Dataset<Row> read(String name) {
+    return readPipelineDataset(parseName(name), null, null, false).orElseGet(() -> spark.read().table(name));
+  }
+
+  @Override
+  public Dataset<Row> readStream(String name) {
+    return readPipelineDataset(parseName(name), null, null, true)
+        .orElseGet(() -> spark.readStream().table(name));
+  }
+
+  /**
+   * Reads a dataset of this pipeline if {@code parts} names one (unqualified parts take the
+   * given defaults, or the graph's), or returns empty for any other table.
+   */
+  public Optional<Dataset<Row>> readPipelineDataset(
+      List<String> parts, String catalog, String database, boolean streaming) {
+    if (parts.size() > 3) {
+      return Optional.empty();
+    }
+    DatasetName defaults = flow.target();
+    DatasetName name = DatasetName.of(parts,
+        catalog == null ? defaults.catalog() : catalog,
+        database == null ? defaults.database() : database);
+    Optional<DatasetDefinition> dataset = graph.dataset(name);
+    if (dataset.isEmpty()) {
+      return Optional.empty();
+    }
+    DatasetDefinition definition = dataset.get();
+    if (streaming && definition.type() == DatasetType.MATERIALIZED_VIEW) {
+      throw batchOnly(definition);
+    }
+    inputs.add(name);
+    Dataset<Row> df = reader.read(definition, streaming);
+    if (streaming && !df.isStreaming()) {
+      throw batchOnly(definition);
+    }
+    return Optional.of(df);
+  }
+
+  private GraphException batchOnly(DatasetDefinition source) {
+    return new GraphException("STREAMING_READ_OF_BATCH_DATASET", flow.origin(),
+        "flow '" + flow.name() + "' reads " + source.type() + " '" + source.name()
+            + "' as a stream, but it is batch-only; read it without STREAM");
+  }
+
+  private List<String> parseName(String name) {
+    return SparkPlans.parseName(spark, name);
+  }
+}

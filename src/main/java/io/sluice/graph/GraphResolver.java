@@ -1,0 +1,153 @@
+package io.sluice.graph;
+
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import org.apache.spark.sql.AnalysisException;
+import org.apache.spark.sql.Dataset;
+import org.apache.spark.sql.Row;
+import org.apache.spark.sql.SparkSession;
+import org.apache.spark.sql.types.StructField;
+import org.apache.spark.sql.types.StructType;
+
+/**
+ * Analyses every flow's query without touching data: reads of pipeline datasets see empty
+ * stand-ins with the upstream schema. Flows are retried until all resolve; those left
+ * over read each other in a cycle.
+ */
+public final class GraphResolver {
+  private final SparkSession spark;
+  private final DataflowGraph graph;
+  private final Map<DatasetName, StructType> schemas = new HashMap<>();
+  private final Map<DatasetName, Dataset<Row>> views = new HashMap<>();
+  private final Map<DatasetName, ResolvedFlow> resolved = new LinkedHashMap<>();
+
+  private GraphResolver(SparkSession spark, DataflowGraph graph) {
+    this.spark = spark;
+    this.graph = graph;
+  }
+
+  public static ResolvedGraph resolve(SparkSession spark, DataflowGraph graph) {
+    GraphValidator.validateStructure(graph);
+    GraphResolver resolver = new GraphResolver(spark, graph);
+    resolver.resolveAll();
+    ResolvedGraph result = new ResolvedGraph(graph, new ArrayList<>(resolver.resolved.values()), resolver.schemas);
+    GraphValidator.validateResolved(spark, result);
+    return result;
+  }
+
+  private void resolveAll() {
+    List<FlowDefinition> pending = new ArrayList<>(graph.flows());
+    Map<DatasetName, DatasetName> blockedOn = new LinkedHashMap<>();
+    while (!pending.isEmpty()) {
+      boolean progress = false;
+      for (FlowDefinition flow : List.copyOf(pending)) {
+        Optional<DatasetName> blocker = tryResolve(flow);
+        if (blocker.isEmpty()) {
+          pending.remove(flow);
+          blockedOn.remove(flow.name());
+          progress = true;
+        } else {
+          blockedOn.put(flow.name(), blocker.get());
+        }
+      }
+      if (!progress) {
+        throw cycle(pending, blockedOn);
+      }
+    }
+  }
+
+  /** Resolves one flow, or names the dataset it waits for. */
+  private Optional<DatasetName> tryResolve(FlowDefinition flow) {
+    FlowResolution resolution = new FlowResolution(spark, graph, flow, this::readStandIn);
+    Dataset<Row> df;
+    try {
+      df = FlowConf.withSqlConf(spark, flow.sqlConf(), () -> flow.query().build(resolution));
+    } catch (UnresolvedDependencyException e) {
+      return Optional.of(e.dataset());
+    } catch (Exception e) {
+      throw SparkErrors.isAnalysisError(e) ? queryError(flow, e) : SparkErrors.unchecked(e);
+    }
+    resolved.put(flow.name(), new ResolvedFlow(flow, df.schema(), df.isStreaming(), resolution.inputs()));
+    DatasetDefinition target = graph.datasets().get(flow.target());
+    if (target.type().isView()) {
+      views.put(target.name(), df);
+    }
+    boolean allFlowsResolved = graph.flowsInto(target.name()).stream().allMatch(f -> resolved.containsKey(f.name()));
+    if (allFlowsResolved) {
+      schemas.put(target.name(), schemaOf(target));
+    }
+    return Optional.empty();
+  }
+
+  private Dataset<Row> readStandIn(DatasetDefinition dataset, boolean streaming) {
+    if (!schemas.containsKey(dataset.name())) {
+      throw new UnresolvedDependencyException(dataset.name());
+    }
+    if (dataset.type().isView()) {
+      return views.get(dataset.name());
+    }
+    return SparkPlans.empty(spark, schemas.get(dataset.name()), streaming);
+  }
+
+  private static GraphException queryError(FlowDefinition flow, Exception e) {
+    String condition = ((AnalysisException) e).getCondition();
+    return new GraphException(condition == null ? "QUERY_ERROR" : condition, flow.origin(),
+        "flow '" + flow.name() + "': " + SparkErrors.firstLine(e), e);
+  }
+
+  /** A table's schema: the declared one, or the columns of all its flows by name, in order. */
+  private StructType schemaOf(DatasetDefinition dataset) {
+    if (dataset.declaredSchema().isPresent()) {
+      return DeclaredSchema.parse(dataset);
+    }
+    Map<String, StructField> columns = new LinkedHashMap<>();
+    for (FlowDefinition flow : graph.flowsInto(dataset.name())) {
+      for (StructField field : resolved.get(flow.name()).schema().fields()) {
+        String key = field.name().toLowerCase(java.util.Locale.ROOT);
+        StructField previous = columns.putIfAbsent(key, field);
+        if (previous != null && !previous.dataType().equals(field.dataType())) {
+          throw new GraphException("INCOMPATIBLE_FLOW_SCHEMAS", flow.origin(),
+              "flow '" + flow.name() + "' writes column '" + field.name() + "' as "
+                  + field.dataType().simpleString() + " into '" + dataset.name()
+                  + "', but another flow writes it as " + previous.dataType().simpleString());
+        }
+      }
+    }
+    return new StructType(columns.values().toArray(StructField[]::new));
+  }
+
+  private GraphException cycle(List<FlowDefinition> pending, Map<DatasetName, DatasetName> blockedOn) {
+    Map<DatasetName, FlowDefinition> pendingByTarget = new HashMap<>();
+    pending.forEach(f -> pendingByTarget.putIfAbsent(f.target(), f));
+    FlowDefinition start = pending.get(0);
+    Set<DatasetName> seen = new HashSet<>();
+    LinkedHashSet<DatasetName> path = new LinkedHashSet<>();
+    FlowDefinition current = start;
+    while (current != null && seen.add(current.target())) {
+      path.add(current.target());
+      current = pendingByTarget.get(blockedOn.get(current.name()));
+    }
+    List<String> names = new ArrayList<>();
+    boolean inCycle = false;
+    DatasetName repeated = current == null ? null : current.target();
+    for (DatasetName name : path) {
+      inCycle |= name.equals(repeated);
+      if (inCycle) {
+        names.add(name.name());
+      }
+    }
+    if (repeated != null) {
+      names.add(repeated.name());
+    }
+    FlowDefinition culprit = repeated == null ? start : pendingByTarget.get(repeated);
+    return new GraphException("CYCLIC_DEPENDENCY", culprit.origin(),
+        "datasets read each other in a cycle: " + String.join(" -> ", names));
+  }
+}

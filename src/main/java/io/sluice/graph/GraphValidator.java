@@ -1,0 +1,120 @@
+package io.sluice.graph;
+
+import io.sluice.expectations.Expectation;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Set;
+import org.apache.spark.sql.Dataset;
+import org.apache.spark.sql.Row;
+import org.apache.spark.sql.SparkSession;
+import org.apache.spark.sql.types.StructType;
+
+/** The checks of SEMANTICS §1.4 that do not need data: before and after resolution. */
+public final class GraphValidator {
+  private GraphValidator() {}
+
+  /** Checks that need no query analysed: targets, flow counts, names. */
+  public static void validateStructure(DataflowGraph graph) {
+    for (FlowDefinition flow : graph.flows()) {
+      DatasetDefinition target = graph.datasets().get(flow.target());
+      if (target == null) {
+        throw new GraphException("FLOW_TARGET_NOT_DEFINED", flow.origin(),
+            "flow '" + flow.name() + "' writes into '" + flow.target()
+                + "', which this pipeline does not define; declare it with CREATE STREAMING TABLE "
+                + flow.target());
+      }
+      if (!flow.implicit() && !target.type().isTable()) {
+        throw new GraphException("FLOW_INTO_VIEW", flow.origin(),
+            "flow '" + flow.name() + "' writes into " + target.type() + " '" + target.name()
+                + "'; flows can only write into tables");
+      }
+    }
+    for (DatasetDefinition dataset : graph.datasets().values()) {
+      List<FlowDefinition> flows = graph.flowsInto(dataset.name());
+      if (flows.isEmpty()) {
+        throw new GraphException("DATASET_WITHOUT_FLOW", dataset.origin(),
+            dataset.type() + " '" + dataset.name() + "' has no query and no flow writes into it");
+      }
+      if (dataset.type() == DatasetType.MATERIALIZED_VIEW && flows.size() > 1) {
+        throw new GraphException("MULTIPLE_FLOWS_INTO_MATERIALIZED_VIEW", flows.get(1).origin(),
+            "materialized view '" + dataset.name() + "' is defined by its query; flow '"
+                + flows.get(1).name() + "' cannot also write into it");
+      }
+      Set<String> names = new HashSet<>();
+      for (Expectation expectation : dataset.expectations()) {
+        if (!names.add(expectation.name().toLowerCase(Locale.ROOT))) {
+          throw new GraphException("DUPLICATE_EXPECTATION", expectation.origin(),
+              "dataset '" + dataset.name() + "' has two expectations named '" + expectation.name() + "'");
+        }
+      }
+    }
+  }
+
+  /** Checks on analysed queries: streaming kinds, declared columns, expectations, partitions. */
+  public static void validateResolved(SparkSession spark, ResolvedGraph graph) {
+    for (ResolvedFlow flow : graph.flows()) {
+      DatasetDefinition target = graph.dataset(flow.target());
+      Origin origin = flow.definition().origin();
+      if (target.type() == DatasetType.STREAMING_TABLE && !flow.streaming()) {
+        throw new GraphException("FLOW_NOT_STREAMING", origin,
+            "flow '" + flow.name() + "' into streaming table '" + target.name()
+                + "' reads no stream; read its source with STREAM(...) or make '" + target.name()
+                + "' a materialized view");
+      }
+      if (target.type() == DatasetType.MATERIALIZED_VIEW && flow.streaming()) {
+        throw new GraphException("STREAMING_QUERY_IN_MATERIALIZED_VIEW", origin,
+            "materialized view '" + target.name()
+                + "' reads a stream; remove STREAM(...) or make it a streaming table");
+      }
+      if (target.declaredSchema().isPresent()) {
+        StructType declared = graph.schemas().get(target.name());
+        for (String column : flow.schema().fieldNames()) {
+          if (!hasFieldIgnoreCase(declared, column)) {
+            throw new GraphException("COLUMN_NOT_IN_SCHEMA", origin,
+                "flow '" + flow.name() + "' writes column '" + column + "', which the declared columns of '"
+                    + target.name() + "' do not have");
+          }
+        }
+      }
+    }
+    for (DatasetDefinition dataset : graph.graph().datasets().values()) {
+      if (!dataset.type().isTable()) {
+        continue;
+      }
+      StructType schema = graph.schemas().get(dataset.name());
+      List<String> layoutColumns = new ArrayList<>(dataset.partitionColumns());
+      layoutColumns.addAll(dataset.clusterColumns());
+      for (String column : layoutColumns) {
+        if (!hasFieldIgnoreCase(schema, column)) {
+          throw new GraphException("UNKNOWN_PARTITION_COLUMN", dataset.origin(),
+              "'" + dataset.name() + "' is partitioned or clustered by '" + column + "', which is not one of its columns");
+        }
+      }
+      validateExpectations(spark, dataset, schema);
+    }
+  }
+
+  private static void validateExpectations(SparkSession spark, DatasetDefinition dataset, StructType schema) {
+    Dataset<Row> empty = spark.createDataFrame(List.of(), schema);
+    for (Expectation expectation : dataset.expectations()) {
+      try {
+        empty.selectExpr(expectation.condition()).schema();
+      } catch (RuntimeException e) {
+        throw new GraphException("INVALID_EXPECTATION", expectation.origin(),
+            "expectation '" + expectation.name() + "' on '" + dataset.name() + "' is not valid: "
+                + SparkErrors.firstLine(e), e);
+      }
+    }
+  }
+
+  private static boolean hasFieldIgnoreCase(StructType schema, String column) {
+    for (String name : schema.fieldNames()) {
+      if (name.equalsIgnoreCase(column)) {
+        return true;
+      }
+    }
+    return false;
+  }
+}

@@ -1,0 +1,33 @@
+package io.sluice.graph;
+
+import org.apache.spark.sql.AnalysisException;
+import org.apache.spark.sql.catalyst.parser.ParseException;
+
+/** Shortens Spark's error messages to the part a user needs: no plans, no SQL echo. */
+public final class SparkErrors {
+  private SparkErrors() {}
+
+  /** Whether Spark refused a query at analysis (unknown table or column, type errors...). */
+  public static boolean isAnalysisError(Throwable e) {
+    return e instanceof AnalysisException && !(e instanceof ParseException);
+  }
+
+  /** Spark's Scala code throws checked exceptions undeclared; Java callers rethrow them as they are. */
+  public static RuntimeException unchecked(Exception e) {
+    return e instanceof RuntimeException runtime ? runtime : new IllegalStateException(e.getMessage(), e);
+  }
+
+  public static String firstLine(Throwable e) {
+    String message;
+    if (e instanceof ParseException parse) {
+      message = parse.getMessage();
+    } else if (e instanceof AnalysisException analysis) {
+      message = analysis.getSimpleMessage();
+    } else {
+      message = String.valueOf(e.getMessage());
+    }
+    int newline = message.indexOf('\n');
+    String line = newline < 0 ? message : message.substring(0, newline);
+    return line.replaceAll(" SQLSTATE: \\w+\\.?$", "").trim();
+  }
+}

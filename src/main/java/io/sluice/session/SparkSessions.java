@@ -1,0 +1,58 @@
+package io.sluice.session;
+
+import io.sluice.spec.PipelineSpec;
+import java.nio.file.Path;
+import java.util.Map;
+import org.apache.spark.SparkConf;
+import org.apache.spark.sql.SparkSession;
+
+/**
+ * Opens the Spark session a pipeline runs in. Embedded (no {@code spark.master} given, as
+ * when started by {@code bin/sluice}), it is a local Spark whose Hive-compatible catalog
+ * lives in an embedded Derby metastore under the pipeline's storage, so tables persist
+ * across processes with no server. Under {@code spark-submit}, the cluster's settings
+ * stand. The spec's {@code configuration} is applied last and wins in both cases.
+ */
+public final class SparkSessions {
+  private SparkSessions() {}
+
+  public static SparkSession open(PipelineSpec spec) {
+    SparkSession.Builder builder = SparkSession.builder().appName("sluice: " + spec.name());
+    boolean embedded = !new SparkConf().contains("spark.master") && !spec.configuration().containsKey("spark.master");
+    if (embedded) {
+      embeddedDefaults(spec.storage()).forEach(builder::config);
+    }
+    deltaSettings().forEach(builder::config);
+    spec.configuration().forEach(builder::config);
+    if (embedded || spec.configuration().getOrDefault("spark.sql.catalogImplementation", "").equals("hive")) {
+      builder.enableHiveSupport();
+    }
+    return builder.getOrCreate();
+  }
+
+  /** Settings every Sluice session needs, embedded or not. */
+  public static Map<String, String> deltaSettings() {
+    return Map.of(
+        "spark.sql.extensions", "io.delta.sql.DeltaSparkSessionExtension",
+        "spark.sql.catalog.spark_catalog", "org.apache.spark.sql.delta.catalog.DeltaCatalog",
+        "spark.sql.streaming.schemaInference", "true");
+  }
+
+  /** A laptop's local Spark with its catalog under {@code storage}. */
+  public static Map<String, String> embeddedDefaults(Path storage) {
+    System.setProperty("derby.system.home", storage.resolve("metastore").toString());
+    System.setProperty("derby.stream.error.file", storage.resolve("metastore/derby.log").toString());
+    return Map.ofEntries(
+        Map.entry("spark.master", "local[*]"),
+        Map.entry("spark.ui.enabled", "false"),
+        Map.entry("spark.ui.showConsoleProgress", "false"),
+        Map.entry("spark.sql.shuffle.partitions", "4"),
+        Map.entry("spark.databricks.delta.snapshotPartitions", "2"),
+        Map.entry("spark.sql.catalogImplementation", "hive"),
+        Map.entry("spark.sql.warehouse.dir", storage.resolve("warehouse").toString()),
+        Map.entry("spark.hadoop.javax.jdo.option.ConnectionURL",
+            "jdbc:derby:;databaseName=" + storage.resolve("metastore/metastore_db") + ";create=true"),
+        Map.entry("spark.hadoop.datanucleus.schema.autoCreateAll", "true"),
+        Map.entry("spark.hadoop.hive.metastore.schema.verification", "false"));
+  }
+}

@@ -1,0 +1,127 @@
+package io.sluice.spec;
+
+import io.sluice.api.PipelineDefinition;
+import io.sluice.api.RegisteringPipeline;
+import io.sluice.graph.DataflowGraph;
+import io.sluice.graph.GraphRegistry;
+import io.sluice.graph.Origin;
+import io.sluice.sql.SqlDefinitionParser;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.MalformedURLException;
+import java.net.URL;
+import java.net.URLClassLoader;
+import java.nio.file.FileSystems;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.PathMatcher;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.stream.Stream;
+
+/**
+ * Registers everything a spec's libraries define: SQL files matched by the globs, and the
+ * Java {@link PipelineDefinition} classes named by {@code class} entries (from the
+ * classpath or from jars the globs match). Needs no Spark session.
+ */
+public final class LibraryLoader {
+  public static final String DEFAULT_CATALOG = "spark_catalog";
+  public static final String DEFAULT_DATABASE = "default";
+
+  private LibraryLoader() {}
+
+  public static DataflowGraph load(PipelineSpec spec) {
+    GraphRegistry registry = new GraphRegistry(
+        spec.catalog().orElse(DEFAULT_CATALOG), spec.database().orElse(DEFAULT_DATABASE));
+    List<Path> jars = new ArrayList<>();
+    List<String> classes = new ArrayList<>();
+    for (PipelineSpec.Library library : spec.libraries()) {
+      if (library instanceof PipelineSpec.Glob glob) {
+        for (Path file : expand(spec, glob.include())) {
+          String name = file.getFileName().toString().toLowerCase();
+          if (name.endsWith(".sql")) {
+            SqlDefinitionParser.parse(relative(spec, file), read(file), registry, spec.root());
+          } else if (name.endsWith(".jar")) {
+            jars.add(file);
+          }
+        }
+      } else if (library instanceof PipelineSpec.JavaClass javaClass) {
+        classes.add(javaClass.className());
+      }
+    }
+    ClassLoader loader = classLoader(jars);
+    for (String className : classes) {
+      instantiate(spec, loader, className).define(new RegisteringPipeline(registry));
+    }
+    return registry.toGraph();
+  }
+
+  /** The files a glob matches, relative to the pipeline folder, sorted for a stable order. */
+  static List<Path> expand(PipelineSpec spec, String include) {
+    Path root = spec.root();
+    // "dir/**/*.sql" should also match files directly in dir, as users of other glob tools expect.
+    PathMatcher deep = FileSystems.getDefault().getPathMatcher("glob:" + include);
+    PathMatcher shallow = FileSystems.getDefault().getPathMatcher("glob:" + include.replace("**/", ""));
+    List<Path> matches;
+    try (Stream<Path> files = Files.walk(root)) {
+      matches = files.filter(Files::isRegularFile)
+          .filter(f -> deep.matches(root.relativize(f)) || shallow.matches(root.relativize(f)))
+          .sorted()
+          .toList();
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+    if (matches.isEmpty()) {
+      throw new SpecException("GLOB_MATCHES_NOTHING", Origin.of(spec.specFile().getFileName().toString(), 0),
+          "library glob '" + include + "' matches no file under " + root);
+    }
+    return matches;
+  }
+
+  private static PipelineDefinition instantiate(PipelineSpec spec, ClassLoader loader, String className) {
+    Origin origin = Origin.of(spec.specFile().getFileName().toString(), 0);
+    try {
+      Class<?> type = Class.forName(className, true, loader);
+      if (!PipelineDefinition.class.isAssignableFrom(type)) {
+        throw new SpecException("NOT_A_PIPELINE_DEFINITION", origin,
+            "class " + className + " does not implement " + PipelineDefinition.class.getName());
+      }
+      return (PipelineDefinition) type.getDeclaredConstructor().newInstance();
+    } catch (ClassNotFoundException e) {
+      throw new SpecException("CLASS_NOT_FOUND", origin,
+          "class " + className + " is not on the classpath nor in a jar that a library glob matches", e);
+    } catch (ReflectiveOperationException e) {
+      throw new SpecException("CLASS_NOT_INSTANTIABLE", origin,
+          "cannot create " + className + " (it needs a public no-argument constructor): " + e, e);
+    }
+  }
+
+  private static ClassLoader classLoader(List<Path> jars) {
+    ClassLoader parent = LibraryLoader.class.getClassLoader();
+    if (jars.isEmpty()) {
+      return parent;
+    }
+    URL[] urls = jars.stream().map(LibraryLoader::url).toArray(URL[]::new);
+    return new URLClassLoader(urls, parent);
+  }
+
+  private static URL url(Path jar) {
+    try {
+      return jar.toUri().toURL();
+    } catch (MalformedURLException e) {
+      throw new IllegalArgumentException(e);
+    }
+  }
+
+  private static String relative(PipelineSpec spec, Path file) {
+    return spec.root().relativize(file).toString();
+  }
+
+  private static String read(Path file) {
+    try {
+      return Files.readString(file);
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+}

@@ -1,0 +1,39 @@
+package io.sluice.spec;
+
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * A pipeline's spec file ({@code spark-pipeline.yml}), in the format of Apache Spark
+ * Declarative Pipelines (SEMANTICS §1.1).
+ *
+ * @param root the folder that holds the spec file
+ * @param storage absolute: checkpoints, the event log and (embedded) the metastore live here
+ * @param configuration Spark settings applied to the session
+ */
+public record PipelineSpec(
+    Path root,
+    Path specFile,
+    String name,
+    Path storage,
+    Optional<String> catalog,
+    Optional<String> database,
+    Map<String, String> configuration,
+    List<Library> libraries) {
+
+  public PipelineSpec {
+    configuration = Map.copyOf(configuration);
+    libraries = List.copyOf(libraries);
+  }
+
+  /** One entry of {@code libraries}. */
+  public sealed interface Library permits Glob, JavaClass {}
+
+  /** {@code - glob: {include: PATTERN}}: SQL files, and jars whose classes the {@code class} entries name. */
+  public record Glob(String include) implements Library {}
+
+  /** {@code - class: com.example.Definitions}: a {@code PipelineDefinition} from the classpath or a jar. */
+  public record JavaClass(String className) implements Library {}
+}

@@ -1,0 +1,130 @@
+package io.sluice.sql;
+
+import io.sluice.graph.FlowResolution;
+import io.sluice.graph.GraphException;
+import io.sluice.graph.Origin;
+import io.sluice.graph.SparkPlans;
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import org.apache.hadoop.fs.FileStatus;
+import org.apache.hadoop.fs.FileSystem;
+import org.apache.spark.sql.SparkSession;
+import org.apache.spark.sql.catalyst.analysis.UnresolvedTableValuedFunction;
+import org.apache.spark.sql.catalyst.expressions.Expression;
+import org.apache.spark.sql.catalyst.expressions.NamedArgumentExpression;
+import org.apache.spark.sql.catalyst.plans.logical.LogicalPlan;
+import org.apache.spark.sql.streaming.DataStreamReader;
+import scala.jdk.javaapi.CollectionConverters;
+
+/**
+ * The {@code read_files(path, format => ..., schema => ..., option => value)} table function:
+ * a batch read, or a streaming file source whose progress lives in the flow's checkpoint.
+ * Every argument but {@code format} and {@code schema} is a Spark reader option.
+ */
+final class ReadFiles {
+  static final String NAME = "read_files";
+
+  private ReadFiles() {}
+
+  static boolean isReadFiles(UnresolvedTableValuedFunction function) {
+    List<String> name = CollectionConverters.asJava(function.name());
+    return name.size() == 1 && name.get(0).equalsIgnoreCase(NAME);
+  }
+
+  static LogicalPlan plan(
+      FlowResolution resolution, UnresolvedTableValuedFunction function, boolean streaming, Path baseDir, Origin origin) {
+    String path = null;
+    Map<String, String> options = new LinkedHashMap<>();
+    for (Expression argument : CollectionConverters.asJava(function.functionArgs())) {
+      if (argument instanceof NamedArgumentExpression named) {
+        options.put(named.key().toLowerCase(Locale.ROOT), literal(named.value(), named.key(), origin));
+      } else if (path == null) {
+        path = literal(argument, "path", origin);
+      } else {
+        throw error(origin, "takes one path; name the other arguments, as in format => 'json'");
+      }
+    }
+    if (path == null) {
+      throw error(origin, "needs a path as its first argument");
+    }
+    String location = resolvePath(path, baseDir);
+    String format = options.remove("format");
+    if (format == null) {
+      format = formatFromExtension(location, origin);
+    }
+    String schema = options.remove("schema");
+    checkExists(resolution.spark(), location, origin);
+    return streaming
+        ? streamingRead(resolution.spark(), format, schema, options, location)
+        : batchRead(resolution.spark(), format, schema, options, location);
+  }
+
+  private static LogicalPlan streamingRead(
+      SparkSession spark, String format, String schema, Map<String, String> options, String location) {
+    DataStreamReader reader = spark.readStream().format(format).options(options);
+    if (schema != null) {
+      reader = reader.schema(schema);
+    }
+    return SparkPlans.logicalPlan(reader.load(location));
+  }
+
+  private static LogicalPlan batchRead(
+      SparkSession spark, String format, String schema, Map<String, String> options, String location) {
+    var reader = spark.read().format(format).options(options);
+    if (schema != null) {
+      reader = reader.schema(schema);
+    }
+    return SparkPlans.logicalPlan(reader.load(location));
+  }
+
+  private static String resolvePath(String path, Path baseDir) {
+    boolean hasScheme = path.matches("^[a-zA-Z][a-zA-Z0-9+.-]*:.*");
+    if (hasScheme || Path.of(path).isAbsolute()) {
+      return path;
+    }
+    return baseDir.resolve(path).normalize().toString();
+  }
+
+  private static String formatFromExtension(String location, Origin origin) {
+    String lower = location.toLowerCase(Locale.ROOT);
+    for (String format : List.of("json", "csv", "parquet", "orc", "avro", "txt")) {
+      if (lower.endsWith("." + format)) {
+        return format.equals("txt") ? "text" : format;
+      }
+    }
+    throw error(origin, "cannot tell the format of '" + location + "'; add format => 'json' (or csv, parquet, ...)");
+  }
+
+  private static void checkExists(SparkSession spark, String location, Origin origin) {
+    org.apache.hadoop.fs.Path path = new org.apache.hadoop.fs.Path(location);
+    try {
+      FileSystem fs = path.getFileSystem(spark.sparkContext().hadoopConfiguration());
+      FileStatus[] matches = fs.globStatus(path);
+      if (matches == null || matches.length == 0) {
+        throw new GraphException("READ_FILES_PATH_NOT_FOUND", origin, "read_files: path '" + location + "' does not exist");
+      }
+    } catch (IOException e) {
+      throw new GraphException("READ_FILES_PATH_NOT_FOUND", origin,
+          "read_files: cannot list '" + location + "': " + e.getMessage(), e);
+    }
+  }
+
+  private static String literal(Expression expression, String argument, Origin origin) {
+    if (!expression.foldable()) {
+      throw error(origin, "argument '" + argument + "' must be a constant");
+    }
+    Object value = expression.eval(null);
+    if (value == null) {
+      throw error(origin, "argument '" + argument + "' is NULL");
+    }
+    return value.toString();
+  }
+
+  private static GraphException error(Origin origin, String message) {
+    return new GraphException("INVALID_READ_FILES", origin, "read_files " + message);
+  }
+}

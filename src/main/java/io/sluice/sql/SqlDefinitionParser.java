@@ -1,0 +1,223 @@
+package io.sluice.sql;
+
+import io.sluice.expectations.Expectation;
+import io.sluice.expectations.ViolationAction;
+import io.sluice.graph.DatasetDefinition;
+import io.sluice.graph.DatasetName;
+import io.sluice.graph.DatasetType;
+import io.sluice.graph.FlowDefinition;
+import io.sluice.graph.GraphException;
+import io.sluice.graph.GraphRegistry;
+import io.sluice.graph.Origin;
+import io.sluice.sql.SluiceSqlParser.CreateDatasetContext;
+import io.sluice.sql.SluiceSqlParser.CreateFlowContext;
+import io.sluice.sql.SluiceSqlParser.CreateViewContext;
+import io.sluice.sql.SluiceSqlParser.DatasetClauseContext;
+import io.sluice.sql.SluiceSqlParser.ExpectationContext;
+import io.sluice.sql.SluiceSqlParser.IdentifierContext;
+import io.sluice.sql.SluiceSqlParser.MultipartIdentifierContext;
+import io.sluice.sql.SluiceSqlParser.PropertyContext;
+import io.sluice.sql.SluiceSqlParser.QueryTextContext;
+import io.sluice.sql.SluiceSqlParser.SetConfigurationContext;
+import io.sluice.sql.SluiceSqlParser.TableElementContext;
+import io.sluice.sql.SluiceSqlParser.UseNamespaceContext;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.antlr.v4.runtime.CharStream;
+import org.antlr.v4.runtime.CharStreams;
+import org.antlr.v4.runtime.CommonTokenStream;
+import org.antlr.v4.runtime.ParserRuleContext;
+import org.antlr.v4.runtime.Token;
+import org.antlr.v4.runtime.misc.Interval;
+import org.apache.spark.sql.catalyst.util.SparkParserUtils$;
+
+/**
+ * Reads one SQL file of pipeline statements and registers its datasets and flows. {@code SET}
+ * and {@code USE} apply to the definitions that follow them in the same file.
+ */
+public final class SqlDefinitionParser {
+  private final String file;
+  private final CharStream input;
+  private final GraphRegistry registry;
+  private final Path baseDir;
+  private final Map<String, String> sqlConf = new LinkedHashMap<>();
+  private String catalog;
+  private String database;
+
+  private SqlDefinitionParser(String file, String text, GraphRegistry registry, Path baseDir) {
+    this.file = file;
+    this.input = CharStreams.fromString(text, file);
+    this.registry = registry;
+    this.baseDir = baseDir;
+    this.catalog = registry.defaultCatalog();
+    this.database = registry.defaultDatabase();
+  }
+
+  /**
+   * Parses {@code text} and registers what it defines.
+   *
+   * @param file the name errors cite, relative to the pipeline folder
+   * @param baseDir the pipeline folder, against which relative {@code read_files} paths resolve
+   */
+  public static void parse(String file, String text, GraphRegistry registry, Path baseDir) {
+    new SqlDefinitionParser(file, text, registry, baseDir).run();
+  }
+
+  private void run() {
+    SluiceSqlLexer lexer = new SluiceSqlLexer(input);
+    SluiceSqlParser parser = new SluiceSqlParser(new CommonTokenStream(lexer));
+    SyntaxErrorListener errors = new SyntaxErrorListener(file);
+    lexer.removeErrorListeners();
+    lexer.addErrorListener(errors);
+    parser.removeErrorListeners();
+    parser.addErrorListener(errors);
+    for (SluiceSqlParser.StatementContext statement : parser.script().statement()) {
+      if (statement.createDataset() != null) {
+        createDataset(statement.createDataset());
+      } else if (statement.createView() != null) {
+        createView(statement.createView());
+      } else if (statement.createFlow() != null) {
+        createFlow(statement.createFlow());
+      } else if (statement.setConfiguration() != null) {
+        set(statement.setConfiguration());
+      } else {
+        use(statement.useNamespace());
+      }
+    }
+  }
+
+  private void createDataset(CreateDatasetContext ctx) {
+    DatasetType type = ctx.datasetKind().STREAMING() != null ? DatasetType.STREAMING_TABLE : DatasetType.MATERIALIZED_VIEW;
+    DatasetName name = name(ctx.name);
+    DatasetDefinition.Builder dataset = DatasetDefinition.builder(name, type, origin(ctx));
+    List<String> columns = new ArrayList<>();
+    for (TableElementContext element : ctx.tableElement()) {
+      if (element.expectation() != null) {
+        dataset.expectation(expectation(element.expectation()));
+      } else {
+        columns.add(text(element.columnText()));
+      }
+    }
+    if (!columns.isEmpty()) {
+      dataset.schema(String.join(", ", columns));
+    }
+    List<String> seenClauses = new ArrayList<>();
+    for (DatasetClauseContext clause : ctx.datasetClause()) {
+      String keyword = clause.getStart().getText().toUpperCase();
+      if (seenClauses.contains(keyword)) {
+        throw new GraphException("DUPLICATE_CLAUSE", origin(clause), keyword + " is given twice for '" + name + "'");
+      }
+      seenClauses.add(keyword);
+      datasetClause(clause, dataset);
+    }
+    registry.register(dataset.build());
+    if (ctx.queryText() != null) {
+      registry.register(new FlowDefinition(name, name, query(ctx.queryText()), sqlConf, true, origin(ctx)));
+    }
+  }
+
+  private void datasetClause(DatasetClauseContext clause, DatasetDefinition.Builder dataset) {
+    if (clause.COMMENT() != null) {
+      dataset.comment(unquote(clause.comment));
+    } else if (clause.PARTITIONED() != null) {
+      dataset.partitionBy(identifiers(clause.identifierList().identifier()));
+    } else if (clause.CLUSTER() != null) {
+      dataset.clusterBy(identifiers(clause.identifierList().identifier()));
+    } else {
+      for (PropertyContext property : clause.property()) {
+        String key = property.key.STRING() != null ? unquote(property.key.STRING().getSymbol()) : property.key.getText();
+        dataset.property(key, unquote(property.value));
+      }
+    }
+  }
+
+  private Expectation expectation(ExpectationContext ctx) {
+    ViolationAction action = ViolationAction.WARN;
+    if (ctx.violationAction() != null) {
+      action = ctx.violationAction().DROP() != null ? ViolationAction.DROP : ViolationAction.FAIL;
+    }
+    return new Expectation(identifier(ctx.name), text(ctx.expressionText()), action, origin(ctx));
+  }
+
+  private void createView(CreateViewContext ctx) {
+    DatasetType type = ctx.TEMPORARY() != null ? DatasetType.TEMPORARY_VIEW : DatasetType.PERSISTED_VIEW;
+    DatasetName name = name(ctx.name);
+    DatasetDefinition.Builder view = DatasetDefinition.builder(name, type, origin(ctx));
+    if (ctx.comment != null) {
+      view.comment(unquote(ctx.comment));
+    }
+    registry.register(view.build());
+    registry.register(new FlowDefinition(name, name, query(ctx.queryText()), sqlConf, true, origin(ctx)));
+  }
+
+  private void createFlow(CreateFlowContext ctx) {
+    registry.register(new FlowDefinition(
+        name(ctx.name), name(ctx.target), query(ctx.queryText()), sqlConf, false, origin(ctx)));
+  }
+
+  private void set(SetConfigurationContext ctx) {
+    String assignment = ctx.rawText() == null ? "" : text(ctx.rawText());
+    int equals = assignment.indexOf('=');
+    if (equals <= 0) {
+      throw new GraphException("INVALID_SET", origin(ctx), "SET needs a key and a value: SET key = value");
+    }
+    sqlConf.put(assignment.substring(0, equals).trim(), assignment.substring(equals + 1).trim());
+  }
+
+  private void use(UseNamespaceContext ctx) {
+    List<String> parts = identifiers(ctx.multipartIdentifier().identifier());
+    if (ctx.CATALOG() != null) {
+      if (parts.size() != 1) {
+        throw new GraphException("INVALID_USE", origin(ctx), "USE CATALOG takes one name");
+      }
+      catalog = parts.get(0);
+    } else if (parts.size() == 1) {
+      database = parts.get(0);
+    } else if (parts.size() == 2) {
+      catalog = parts.get(0);
+      database = parts.get(1);
+    } else {
+      throw new GraphException("INVALID_USE", origin(ctx), "USE SCHEMA takes a schema or catalog.schema");
+    }
+  }
+
+  private SqlFlowQuery query(QueryTextContext ctx) {
+    return new SqlFlowQuery(text(ctx), origin(ctx), catalog, database, baseDir);
+  }
+
+  private DatasetName name(MultipartIdentifierContext ctx) {
+    List<String> parts = identifiers(ctx.identifier());
+    if (parts.size() > 3) {
+      throw new GraphException("INVALID_NAME", origin(ctx), "a name has at most three parts: " + ctx.getText());
+    }
+    return DatasetName.of(parts, catalog, database);
+  }
+
+  private static List<String> identifiers(List<IdentifierContext> identifiers) {
+    return identifiers.stream().map(SqlDefinitionParser::identifier).toList();
+  }
+
+  private static String identifier(IdentifierContext ctx) {
+    String text = ctx.getText();
+    if (ctx.BACKQUOTED_IDENTIFIER() != null) {
+      return text.substring(1, text.length() - 1).replace("``", "`");
+    }
+    return text;
+  }
+
+  private static String unquote(Token string) {
+    return SparkParserUtils$.MODULE$.unescapeSQLString(string.getText(), false);
+  }
+
+  /** The exact source text of a rule, comments included, as Spark's parser should see it. */
+  private String text(ParserRuleContext ctx) {
+    return input.getText(Interval.of(ctx.getStart().getStartIndex(), ctx.getStop().getStopIndex()));
+  }
+
+  private Origin origin(ParserRuleContext ctx) {
+    return Origin.of(file, ctx.getStart().getLine());
+  }
+}

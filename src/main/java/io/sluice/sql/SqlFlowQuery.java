@@ -1,0 +1,91 @@
+package io.sluice.sql;
+
+import io.sluice.graph.FlowQuery;
+import io.sluice.graph.FlowResolution;
+import io.sluice.graph.GraphException;
+import io.sluice.graph.Origin;
+import io.sluice.graph.SparkErrors;
+import io.sluice.graph.SparkPlans;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Optional;
+import org.apache.spark.sql.Dataset;
+import org.apache.spark.sql.Row;
+import org.apache.spark.sql.catalyst.analysis.CTESubstitution$;
+import org.apache.spark.sql.catalyst.analysis.NamedStreamingRelation;
+import org.apache.spark.sql.catalyst.analysis.UnresolvedRelation;
+import org.apache.spark.sql.catalyst.analysis.UnresolvedTableValuedFunction;
+import org.apache.spark.sql.catalyst.parser.ParseException;
+import org.apache.spark.sql.catalyst.plans.logical.LogicalPlan;
+import org.apache.spark.sql.classic.SparkSession;
+import scala.jdk.javaapi.CollectionConverters;
+import scala.runtime.AbstractPartialFunction;
+
+/**
+ * A flow query written in SQL. Spark parses it; Sluice then swaps the references to the
+ * pipeline's own datasets and the {@code read_files} calls for real plans, and leaves
+ * every other name to Spark's analyser.
+ *
+ * @param catalog the current catalog where the query was defined ({@code USE CATALOG})
+ * @param database the current schema where the query was defined ({@code USE SCHEMA})
+ * @param baseDir the pipeline folder: relative {@code read_files} paths start there
+ */
+public record SqlFlowQuery(String text, Origin origin, String catalog, String database, Path baseDir)
+    implements FlowQuery {
+
+  @Override
+  public Dataset<Row> build(FlowResolution resolution) {
+    SparkSession spark = (SparkSession) resolution.spark();
+    LogicalPlan parsed = parse(spark);
+    LogicalPlan withCtes = CTESubstitution$.MODULE$.apply(parsed);
+    LogicalPlan rewritten = withCtes.transformDownWithSubqueries(new PipelineSources(resolution));
+    return SparkPlans.ofRows(spark, rewritten);
+  }
+
+  private LogicalPlan parse(SparkSession spark) {
+    try {
+      return spark.sessionState().sqlParser().parsePlan(text);
+    } catch (ParseException e) {
+      int line = (Integer) e.start().line().getOrElse(() -> 1);
+      throw new GraphException("SQL_SYNTAX_ERROR", origin.plusLines(line - 1), SparkErrors.firstLine(e), e);
+    }
+  }
+
+  /** Replaces pipeline dataset names and read_files calls; NamedStreamingRelation marks STREAM(...). */
+  private final class PipelineSources extends AbstractPartialFunction<LogicalPlan, LogicalPlan> {
+    private final FlowResolution resolution;
+
+    PipelineSources(FlowResolution resolution) {
+      this.resolution = resolution;
+    }
+
+    @Override
+    public boolean isDefinedAt(LogicalPlan plan) {
+      return plan instanceof NamedStreamingRelation
+          || plan instanceof UnresolvedRelation
+          || plan instanceof UnresolvedTableValuedFunction;
+    }
+
+    @Override
+    public LogicalPlan apply(LogicalPlan plan) {
+      return source(plan, false).orElse(plan);
+    }
+
+    private Optional<LogicalPlan> source(LogicalPlan plan, boolean streaming) {
+      if (plan instanceof NamedStreamingRelation named) {
+        return source(named.child(), true);
+      }
+      if (plan instanceof UnresolvedRelation relation) {
+        List<String> parts = CollectionConverters.asJava(relation.multipartIdentifier());
+        return resolution
+            .readPipelineDataset(parts, catalog, database, streaming || relation.isStreaming())
+            .map(SparkPlans::logicalPlan);
+      }
+      if (plan instanceof UnresolvedTableValuedFunction function && ReadFiles.isReadFiles(function)) {
+        boolean stream = streaming || function.isStreaming() || resolution.streamingByDefault();
+        return Optional.of(ReadFiles.plan(resolution, function, stream, baseDir, origin));
+      }
+      return Optional.empty();
+    }
+  }
+}
