@@ -3,21 +3,29 @@ package io.sluice.execution;
 import io.sluice.SluiceException;
 import io.sluice.graph.DatasetDefinition;
 import io.sluice.graph.DatasetName;
+import io.sluice.graph.ResolvedFlow;
 import io.sluice.graph.ResolvedGraph;
 import io.sluice.graph.SparkPlans;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Optional;
 import java.util.Set;
+import java.util.stream.Collectors;
 import org.apache.spark.sql.SparkSession;
 
 /**
  * Which tables an update refreshes and which it clears first (SEMANTICS §1.6). Views
  * always run: they write nothing and selected flows may read them.
  *
+ * <p>A cleared table is a new table to the streams that read it, so a stream from a cleared
+ * table must restart too: an explicit {@code --full-refresh} that would leave such a reader
+ * behind is refused with the tables to add, and {@code --full-refresh-all} keeps a table
+ * that a non-resettable table streams from, with a warning.
+ *
  * @param selected tables whose flows run; every table when no names were given
  * @param cleared tables to clear, with their checkpoints, before running
- * @param warnings tables {@code --full-refresh-all} left alone
+ * @param warnings what {@code --full-refresh-all} left alone, and why
  */
 public record RefreshSelection(Set<DatasetName> selected, Set<DatasetName> cleared, List<String> warnings) {
 
@@ -44,8 +52,10 @@ public record RefreshSelection(Set<DatasetName> selected, Set<DatasetName> clear
               + " = false: --full-refresh-all refreshes it without clearing it");
         }
       }
+      keepSourcesOfUnclearedStreams(graph, cleared, warnings);
       return new RefreshSelection(tables, cleared, warnings);
     }
+    refuseOrphanedStreams(graph, cleared);
     Set<DatasetName> selected = new LinkedHashSet<>(cleared);
     for (String name : options.refresh()) {
       selected.add(table(spark, graph, name, "--refresh").name());
@@ -56,6 +66,50 @@ public record RefreshSelection(Set<DatasetName> selected, Set<DatasetName> clear
   /** Whether the flows into {@code target} run in this update. */
   public boolean runs(DatasetDefinition target) {
     return target.type().isView() || selected.contains(target.name());
+  }
+
+  private static void keepSourcesOfUnclearedStreams(ResolvedGraph graph, Set<DatasetName> cleared, List<String> warnings) {
+    boolean changed = true;
+    while (changed) {
+      changed = false;
+      for (DatasetName table : List.copyOf(cleared)) {
+        Optional<DatasetName> keeper = unclearedStreamReaders(graph, table, cleared).stream().findFirst();
+        if (keeper.isPresent()) {
+          cleared.remove(table);
+          warnings.add("table '" + table + "' is not cleared: '" + keeper.get() + "', which is not cleared, streams from it");
+          changed = true;
+        }
+      }
+    }
+  }
+
+  private static void refuseOrphanedStreams(ResolvedGraph graph, Set<DatasetName> cleared) {
+    for (DatasetName table : cleared) {
+      Set<DatasetName> readers = unclearedStreamReaders(graph, table, cleared);
+      if (!readers.isEmpty()) {
+        String names = readers.stream().map(DatasetName::name).collect(Collectors.joining(","));
+        throw new SluiceException("FULL_REFRESH_ORPHANS_STREAM",
+            "a full refresh of '" + table + "' restarts it, so the tables that stream from it must restart too: "
+                + "add them (--full-refresh " + table.name() + "," + names + ")");
+      }
+    }
+  }
+
+  /** Tables outside {@code cleared} with a flow that streams from {@code table} (views are followed through). */
+  private static Set<DatasetName> unclearedStreamReaders(ResolvedGraph graph, DatasetName table, Set<DatasetName> cleared) {
+    Set<DatasetName> readers = new LinkedHashSet<>();
+    for (ResolvedFlow flow : graph.flows()) {
+      if (!flow.streamingInputs().contains(table)) {
+        continue;
+      }
+      DatasetDefinition target = graph.dataset(flow.target());
+      if (target.type().isView()) {
+        readers.addAll(unclearedStreamReaders(graph, target.name(), cleared));
+      } else if (!cleared.contains(target.name())) {
+        readers.add(target.name());
+      }
+    }
+    return readers;
   }
 
   private static DatasetDefinition table(SparkSession spark, ResolvedGraph graph, String name, String option) {

@@ -20,6 +20,7 @@ public final class FlowResolution implements FlowContext {
   private final FlowDefinition flow;
   private final DatasetReader reader;
   private final Set<DatasetName> inputs = new LinkedHashSet<>();
+  private final Set<DatasetName> streamingInputs = new LinkedHashSet<>();
 
   public FlowResolution(SparkSession spark, DataflowGraph graph, FlowDefinition flow, DatasetReader reader) {
     this.spark = spark;
@@ -44,6 +45,11 @@ public final class FlowResolution implements FlowContext {
 
   public Set<DatasetName> inputs() {
     return Set.copyOf(inputs);
+  }
+
+  /** The inputs read as streams: their checkpointed progress depends on the table staying the same. */
+  public Set<DatasetName> streamingInputs() {
+    return Set.copyOf(streamingInputs);
   }
 
   @Override
@@ -79,6 +85,9 @@ public final class FlowResolution implements FlowContext {
       throw batchOnly(definition);
     }
     inputs.add(name);
+    if (streaming) {
+      streamingInputs.add(name);
+    }
     Dataset<Row> df = reader.read(definition, streaming);
     if (streaming && !df.isStreaming()) {
       throw batchOnly(definition);

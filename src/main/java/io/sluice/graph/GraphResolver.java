@@ -74,7 +74,7 @@ public final class GraphResolver {
     } catch (Exception e) {
       throw SparkErrors.isAnalysisError(e) ? queryError(flow, e) : SparkErrors.unchecked(e);
     }
-    resolved.put(flow.name(), new ResolvedFlow(flow, df.schema(), df.isStreaming(), resolution.inputs()));
+    resolved.put(flow.name(), new ResolvedFlow(flow, df.schema(), df.isStreaming(), resolution.inputs(), resolution.streamingInputs()));
     DatasetDefinition target = graph.datasets().get(flow.target());
     if (target.type().isView()) {
       views.put(target.name(), df);
@@ -111,7 +111,9 @@ public final class GraphResolver {
     for (FlowDefinition flow : graph.flowsInto(dataset.name())) {
       for (StructField field : resolved.get(flow.name()).schema().fields()) {
         String key = field.name().toLowerCase(java.util.Locale.ROOT);
-        StructField previous = columns.putIfAbsent(key, field);
+        // Nullable: another flow, or a later version of this one, may leave the column out.
+        StructField column = new StructField(field.name(), field.dataType(), true, field.metadata());
+        StructField previous = columns.putIfAbsent(key, column);
         if (previous != null && !previous.dataType().equals(field.dataType())) {
           throw new GraphException("INCOMPATIBLE_FLOW_SCHEMAS", flow.origin(),
               "flow '" + flow.name() + "' writes column '" + field.name() + "' as "

@@ -1,0 +1,39 @@
+package io.sluice.testing;
+
+import io.sluice.session.SparkSessions;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import org.apache.spark.sql.SparkSession;
+
+/**
+ * One embedded Spark session for the whole test JVM (starting Spark costs seconds). Tests
+ * isolate themselves by giving each pipeline its own database and storage folder.
+ */
+public final class SharedSpark {
+  private static SparkSession session;
+  private static Path storage;
+
+  private SharedSpark() {}
+
+  public static synchronized SparkSession session() {
+    if (session == null) {
+      try {
+        storage = Files.createTempDirectory("sluice-test-spark");
+      } catch (IOException e) {
+        throw new UncheckedIOException(e);
+      }
+      SparkSession.Builder builder = SparkSession.builder().appName("sluice-tests");
+      SparkSessions.embeddedDefaults(storage).forEach(builder::config);
+      SparkSessions.deltaSettings().forEach(builder::config);
+      session = builder
+          .master("local[2]")
+          .config("spark.sql.shuffle.partitions", "2")
+          .config("spark.default.parallelism", "2")
+          .enableHiveSupport()
+          .getOrCreate();
+    }
+    return session;
+  }
+}

@@ -1,0 +1,83 @@
+package io.sluice.testing;
+
+import io.sluice.execution.PipelineUpdate;
+import io.sluice.execution.UpdateOptions;
+import io.sluice.execution.UpdateResult;
+import io.sluice.spec.PipelineSpec;
+import io.sluice.spec.SpecLoader;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.UUID;
+import java.util.stream.Collectors;
+import org.apache.spark.sql.Row;
+import org.apache.spark.sql.SparkSession;
+
+/**
+ * A pipeline folder made by a test, run in the shared session. Each one gets its own
+ * database, so tests in one JVM do not see each other's tables.
+ */
+public final class TestPipeline {
+  private final Path root;
+  private final String database;
+
+  public TestPipeline(Path root) {
+    this.root = root;
+    this.database = "t_" + UUID.randomUUID().toString().replace("-", "").substring(0, 12);
+    write("spark-pipeline.yml", String.join("\n",
+        "name: test",
+        "storage: .sluice",
+        "database: " + database,
+        "libraries:",
+        "  - glob:",
+        "      include: transformations/**/*.sql",
+        ""));
+  }
+
+  public Path root() {
+    return root;
+  }
+
+  public String database() {
+    return database;
+  }
+
+  public TestPipeline write(String relativePath, String text) {
+    Path file = root.resolve(relativePath);
+    try {
+      Files.createDirectories(file.getParent());
+      Files.writeString(file, text);
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+    return this;
+  }
+
+  public TestPipeline sql(String text) {
+    return write("transformations/pipeline.sql", text);
+  }
+
+  public PipelineSpec spec() {
+    return SpecLoader.load(root);
+  }
+
+  public UpdateResult run() {
+    return run(UpdateOptions.DEFAULT);
+  }
+
+  public UpdateResult run(UpdateOptions options) {
+    return PipelineUpdate.run(spark(), spec(), options, List.of());
+  }
+
+  /** The rows of a query, each as its {@code toString()}, sorted: easy to compare. */
+  public List<String> rows(String sql) {
+    spark().catalog().setCurrentDatabase(database);
+    return spark().sql(sql).collectAsList().stream().map(Row::toString).sorted().collect(Collectors.toList());
+  }
+
+  public SparkSession spark() {
+    return SharedSpark.session();
+  }
+}
