@@ -14,12 +14,13 @@ import picocli.CommandLine.Parameters;
 /** {@code sluice init DIR}: a new pipeline folder with a working sample. */
 @Command(name = "init", description = "Create a pipeline folder with a spec and a working sample pipeline.")
 final class InitCommand implements Callable<Integer> {
+  /** The quickstart example's files, packaged as resources under scaffold/ by the build. */
   private static final List<String> FILES = List.of(
       "spark-pipeline.yml",
       "transformations/orders.sql",
       "data/orders/orders-0001.json",
       "data/orders/orders-0002.json",
-      ".gitignore");
+      "data/orders/orders-0003.json");
 
   @Parameters(arity = "1", paramLabel = "DIR", description = "The folder to create.")
   Path dir;
@@ -33,16 +34,17 @@ final class InitCommand implements Callable<Integer> {
     }
     String name = root.getFileName().toString().replaceAll("[^A-Za-z0-9_]", "_");
     for (String file : FILES) {
-      String text = resource(file).replace("${name}", name);
-      write(root.resolve(file), text);
+      String text = resource(file);
+      write(root.resolve(file), file.equals("spark-pipeline.yml") ? text.replaceFirst("(?m)^name: .*$", "name: " + name) : text);
     }
+    write(root.resolve(".gitignore"), ".sluice/\n");
     System.out.println("created pipeline '" + name + "' in " + root);
     System.out.println("next: cd " + dir + " && sluice run");
     return 0;
   }
 
   private static String resource(String file) {
-    String path = "/scaffold/" + (file.equals(".gitignore") ? "gitignore" : file);
+    String path = "/scaffold/" + file;
     try (InputStream in = InitCommand.class.getResourceAsStream(path)) {
       if (in == null) {
         throw new IllegalStateException("missing scaffold resource " + path);
