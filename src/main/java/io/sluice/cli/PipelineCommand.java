@@ -39,7 +39,7 @@ abstract class PipelineCommand implements Callable<Integer> {
       }
     } catch (SluiceException e) {
       return fail(e, e.userMessage());
-    } catch (RuntimeException e) {
+    } catch (Exception e) {
       return fail(e, "error: " + io.sluice.graph.SparkErrors.firstLine(e));
     }
   }

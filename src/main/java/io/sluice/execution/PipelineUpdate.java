@@ -14,6 +14,7 @@ import io.sluice.graph.DatasetType;
 import io.sluice.graph.GraphResolver;
 import io.sluice.graph.ResolvedFlow;
 import io.sluice.graph.ResolvedGraph;
+import io.sluice.graph.SparkErrors;
 import io.sluice.spec.LibraryLoader;
 import io.sluice.spec.PipelineSpec;
 import java.time.Duration;
@@ -84,12 +85,12 @@ public final class PipelineUpdate {
           Duration.between(start, Instant.now()));
       updateProgress(result.succeeded() ? "COMPLETED" : "FAILED");
       return result;
-    } catch (RuntimeException e) {
+    } catch (Exception e) {
       events.event(EventLevel.ERROR, EventType.UPDATE_PROGRESS, "update failed")
           .details(Map.of("state", "FAILED"))
           .error(FlowOutcome.describe(e))
           .record();
-      throw e;
+      throw SparkErrors.unchecked(e);
     } finally {
       events.flush();
     }
@@ -132,7 +133,7 @@ public final class PipelineUpdate {
       executorFor(target.type()).execute(run);
       flowState(flow, target, FlowState.COMPLETED, null);
       return outcome(flow, target, FlowState.COMPLETED, run.metrics(), start, null);
-    } catch (RuntimeException e) {
+    } catch (Exception e) {
       broken.add(target.name());
       events.event(EventLevel.ERROR, EventType.FLOW_PROGRESS, "flow '" + flow.name() + "' failed")
           .flow(flow.name().name())

@@ -10,7 +10,7 @@ public final class DeclaredSchema {
     String ddl = dataset.declaredSchema().orElseThrow();
     try {
       return StructType.fromDDL(ddl);
-    } catch (RuntimeException e) {
+    } catch (Exception e) {
       throw new GraphException("INVALID_SCHEMA", dataset.origin(),
           "the columns of '" + dataset.name() + "' do not parse: " + SparkErrors.firstLine(e), e);
     }

@@ -101,7 +101,7 @@ public final class GraphValidator {
     for (Expectation expectation : dataset.expectations()) {
       try {
         empty.selectExpr(expectation.condition()).schema();
-      } catch (RuntimeException e) {
+      } catch (Exception e) {
         throw new GraphException("INVALID_EXPECTATION", expectation.origin(),
             "expectation '" + expectation.name() + "' on '" + dataset.name() + "' is not valid: "
                 + SparkErrors.firstLine(e), e);
