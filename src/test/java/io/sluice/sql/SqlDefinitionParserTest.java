@@ -1,0 +1,749 @@
+package io.sluice.sql;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.sluice.SluiceException;
+import io.sluice.expectations.Expectation;
+import io.sluice.expectations.ViolationAction;
+import io.sluice.graph.DataflowGraph;
+import io.sluice.graph.DatasetDefinition;
+import io.sluice.graph.DatasetName;
+import io.sluice.graph.DatasetType;
+import io.sluice.graph.FlowDefinition;
+import io.sluice.graph.GraphRegistry;
+import io.sluice.graph.Origin;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import org.junit.jupiter.api.Test;
+
+/** The SQL statements of a pipeline file, registered without a Spark session. */
+class SqlDefinitionParserTest {
+  private static final String FILE = "transformations/defs.sql";
+  private static final Path BASE = Path.of("/pipelines/p");
+
+  private final GraphRegistry registry = new GraphRegistry("spark_catalog", "default");
+
+  private DataflowGraph parse(String sql) {
+    return parse(FILE, sql);
+  }
+
+  private DataflowGraph parse(String file, String sql) {
+    SqlDefinitionParser.parse(file, sql, registry, BASE);
+    return registry.toGraph();
+  }
+
+  private SluiceException fails(String sql) {
+    return assertThrows(SluiceException.class, () -> parse(sql));
+  }
+
+  private static DatasetName name(String table) {
+    return new DatasetName("spark_catalog", "default", table);
+  }
+
+  private static DatasetDefinition dataset(DataflowGraph graph, String table) {
+    return graph.dataset(name(table)).orElseThrow(() -> new AssertionError("no dataset " + table + " in " + graph.datasets().keySet()));
+  }
+
+  private static FlowDefinition flow(DataflowGraph graph, String flow) {
+    return flow(graph, name(flow));
+  }
+
+  private static FlowDefinition flow(DataflowGraph graph, DatasetName flow) {
+    return graph.flows().stream().filter(f -> f.name().equals(flow)).findFirst()
+        .orElseThrow(() -> new AssertionError("no flow " + flow + " in " + graph.flows()));
+  }
+
+  private static SqlFlowQuery query(FlowDefinition flow) {
+    return (SqlFlowQuery) flow.query();
+  }
+
+  private static Origin at(int line) {
+    return Origin.of(FILE, line);
+  }
+
+  // ---------------------------------------------------------------- statement forms
+
+  @Test
+  void streamingTableWithColumnsExpectationsAndEveryClause() {
+    DataflowGraph graph = parse("""
+        -- cleaned orders
+        CREATE OR REFRESH STREAMING TABLE orders (
+          id BIGINT NOT NULL,
+          amount DECIMAL(10,2) COMMENT 'net, in EUR',
+          CONSTRAINT valid_id EXPECT (id IS NOT NULL) ON VIOLATION DROP ROW,
+          customer STRING,
+          CONSTRAINT positive EXPECT (amount > 0 AND (customer IN ('a', 'b'))) ON VIOLATION FAIL UPDATE,
+          CONSTRAINT has_customer EXPECT (customer IS NOT NULL)
+        )
+        COMMENT 'Orders; cleaned'
+        PARTITIONED BY (customer)
+        TBLPROPERTIES ('pipelines.reset.allowed' = 'false', delta.appendOnly = 'true')
+        AS SELECT * FROM STREAM(raw_orders);
+        """);
+
+    DatasetDefinition orders = dataset(graph, "orders");
+    assertEquals(DatasetType.STREAMING_TABLE, orders.type());
+    assertEquals(at(2), orders.origin());
+    assertEquals(Optional.of("id BIGINT NOT NULL, amount DECIMAL(10,2) COMMENT 'net, in EUR', customer STRING"),
+        orders.declaredSchema());
+    assertEquals(List.of(
+            new Expectation("valid_id", "id IS NOT NULL", ViolationAction.DROP, at(5)),
+            new Expectation("positive", "amount > 0 AND (customer IN ('a', 'b'))", ViolationAction.FAIL, at(7)),
+            new Expectation("has_customer", "customer IS NOT NULL", ViolationAction.WARN, at(8))),
+        orders.expectations());
+    assertEquals(Optional.of("Orders; cleaned"), orders.comment());
+    assertEquals(List.of("customer"), orders.partitionColumns());
+    assertEquals(List.of(), orders.clusterColumns());
+    assertEquals(Map.of("pipelines.reset.allowed", "false", "delta.appendOnly", "true"), orders.properties());
+    assertFalse(orders.resetAllowed());
+
+    assertEquals(1, graph.flows().size());
+    FlowDefinition flow = flow(graph, "orders");
+    assertTrue(flow.implicit());
+    assertEquals(name("orders"), flow.target());
+    assertEquals(at(2), flow.origin());
+    assertEquals(Map.of(), flow.sqlConf());
+    SqlFlowQuery query = query(flow);
+    assertEquals("SELECT * FROM STREAM(raw_orders)", query.text());
+    assertEquals(at(13), query.origin());
+    assertEquals("spark_catalog", query.catalog());
+    assertEquals("default", query.database());
+    assertEquals(BASE, query.baseDir());
+  }
+
+  @Test
+  void clusterByAndPropertiesWithoutEquals() {
+    DataflowGraph graph = parse("CREATE STREAMING TABLE t CLUSTER BY (a, b) TBLPROPERTIES ('k' 'v', \"q\" = \"w\")"
+        + " AS SELECT * FROM STREAM(s)");
+
+    DatasetDefinition t = dataset(graph, "t");
+    assertEquals(List.of("a", "b"), t.clusterColumns());
+    assertEquals(Map.of("k", "v", "q", "w"), t.properties());
+    assertEquals(Optional.empty(), t.declaredSchema());
+    assertEquals(List.of(), t.expectations());
+  }
+
+  /** Spark and Delta accept unquoted boolean and numeric property values: {@code delta.appendOnly = true}. */
+  @Test
+  void unquotedBooleanAndNumericPropertyValues() {
+    DataflowGraph graph = parse("CREATE STREAMING TABLE t TBLPROPERTIES ('pipelines.reset.allowed' = false,"
+        + " delta.appendOnly = true, delta.logRetentionDays = 7) AS SELECT * FROM STREAM(s)");
+
+    DatasetDefinition t = dataset(graph, "t");
+    assertEquals(Map.of("pipelines.reset.allowed", "false", "delta.appendOnly", "true",
+        "delta.logRetentionDays", "7"), t.properties());
+    assertFalse(t.resetAllowed());
+  }
+
+  @Test
+  void streamingTableWithoutQueryHasNoFlow() {
+    DataflowGraph graph = parse("CREATE STREAMING TABLE events (id BIGINT, payload STRING)");
+
+    assertEquals(DatasetType.STREAMING_TABLE, dataset(graph, "events").type());
+    assertEquals(Optional.of("id BIGINT, payload STRING"), dataset(graph, "events").declaredSchema());
+    assertEquals(List.of(), graph.flows());
+  }
+
+  @Test
+  void materializedViewsWithAndWithoutOrRefresh() {
+    DataflowGraph graph = parse("""
+        CREATE MATERIALIZED VIEW totals AS SELECT customer, sum(amount) AS total FROM orders GROUP BY customer;
+        CREATE OR REFRESH MATERIALIZED VIEW checked (
+          customer STRING,
+          total DECIMAL(20,2),
+          CONSTRAINT non_negative EXPECT (total >= 0) ON VIOLATION DROP ROW
+        ) COMMENT 'checked totals'
+        AS SELECT * FROM totals
+        """);
+
+    DatasetDefinition totals = dataset(graph, "totals");
+    assertEquals(DatasetType.MATERIALIZED_VIEW, totals.type());
+    assertEquals(at(1), totals.origin());
+    assertEquals("SELECT customer, sum(amount) AS total FROM orders GROUP BY customer", query(flow(graph, "totals")).text());
+
+    DatasetDefinition checked = dataset(graph, "checked");
+    assertEquals(DatasetType.MATERIALIZED_VIEW, checked.type());
+    assertEquals(at(2), checked.origin());
+    assertEquals(Optional.of("customer STRING, total DECIMAL(20,2)"), checked.declaredSchema());
+    assertEquals(List.of(new Expectation("non_negative", "total >= 0", ViolationAction.DROP, at(5))),
+        checked.expectations());
+    assertEquals(Optional.of("checked totals"), checked.comment());
+    FlowDefinition flow = flow(graph, "checked");
+    assertTrue(flow.implicit());
+    assertEquals("SELECT * FROM totals", query(flow).text());
+    assertEquals(at(7), query(flow).origin());
+  }
+
+  @Test
+  void temporaryAndPersistedViews() {
+    DataflowGraph graph = parse("""
+        CREATE TEMPORARY VIEW recent AS SELECT * FROM orders WHERE day > current_date() - 7;
+        CREATE VIEW report
+          COMMENT 'for the dashboard'
+          AS SELECT count(*) AS n FROM recent;
+        CREATE OR REPLACE TEMPORARY VIEW again AS SELECT 1 AS x;
+        """);
+
+    DatasetDefinition recent = dataset(graph, "recent");
+    assertEquals(DatasetType.TEMPORARY_VIEW, recent.type());
+    assertEquals(at(1), recent.origin());
+    FlowDefinition recentFlow = flow(graph, "recent");
+    assertTrue(recentFlow.implicit());
+    assertEquals(name("recent"), recentFlow.target());
+    assertEquals("SELECT * FROM orders WHERE day > current_date() - 7", query(recentFlow).text());
+
+    DatasetDefinition report = dataset(graph, "report");
+    assertEquals(DatasetType.PERSISTED_VIEW, report.type());
+    assertEquals(at(2), report.origin());
+    assertEquals(Optional.of("for the dashboard"), report.comment());
+    assertEquals("SELECT count(*) AS n FROM recent", query(flow(graph, "report")).text());
+    assertEquals(at(4), query(flow(graph, "report")).origin());
+
+    assertEquals(DatasetType.TEMPORARY_VIEW, dataset(graph, "again").type());
+    assertEquals(3, graph.flows().size());
+  }
+
+  @Test
+  void explicitFlowIntoATable() {
+    DataflowGraph graph = parse("""
+        CREATE STREAMING TABLE all_orders;
+
+        CREATE FLOW from_eu
+        AS INSERT INTO all_orders BY NAME
+        SELECT * FROM STREAM(eu_orders);
+        CREATE FLOW from_us COMMENT 'US shop' AS INSERT INTO all_orders BY NAME SELECT * FROM STREAM(us_orders)
+        """);
+
+    FlowDefinition eu = flow(graph, "from_eu");
+    assertFalse(eu.implicit());
+    assertEquals(name("all_orders"), eu.target());
+    assertEquals(at(3), eu.origin());
+    assertEquals("SELECT * FROM STREAM(eu_orders)", query(eu).text());
+    assertEquals(at(5), query(eu).origin());
+
+    FlowDefinition us = flow(graph, "from_us");
+    assertFalse(us.implicit());
+    assertEquals(name("all_orders"), us.target());
+    assertEquals(at(6), us.origin());
+    assertEquals(List.of(eu, us), graph.flowsInto(name("all_orders")));
+  }
+
+  @Test
+  void flowNamedLikeItsTargetWithoutQueryIsAllowed() {
+    DataflowGraph graph = parse("CREATE STREAMING TABLE t; CREATE FLOW t AS INSERT INTO t BY NAME SELECT * FROM STREAM(s)");
+
+    assertFalse(flow(graph, "t").implicit());
+  }
+
+  @Test
+  void insertIntoWithoutByNameIsASyntaxError() {
+    SluiceException e = fails("CREATE STREAMING TABLE t;\nCREATE FLOW f AS INSERT INTO t\nSELECT * FROM STREAM(s)");
+
+    assertEquals("SQL_SYNTAX_ERROR", e.errorClass());
+    assertEquals(at(3), e.origin());
+  }
+
+  // ---------------------------------------------------------------- SET and USE
+
+  @Test
+  void setAppliesToTheFlowsThatFollowIt() {
+    DataflowGraph graph = parse("""
+        CREATE MATERIALIZED VIEW before AS SELECT 1 AS x;
+        SET spark.sql.shuffle.partitions = 4;
+        CREATE MATERIALIZED VIEW middle AS SELECT 1 AS x;
+        SET spark.sql.ansi.enabled=false;
+        SET spark.sql.shuffle.partitions = 8;
+        SET spark.sql.session.timeZone = America/New_York;
+        CREATE STREAMING TABLE t;
+        CREATE FLOW after AS INSERT INTO t BY NAME SELECT * FROM STREAM(s);
+        CREATE TEMPORARY VIEW v AS SELECT 1 AS x;
+        """);
+
+    assertEquals(Map.of(), flow(graph, "before").sqlConf());
+    assertEquals(Map.of("spark.sql.shuffle.partitions", "4"), flow(graph, "middle").sqlConf());
+    Map<String, String> later = Map.of("spark.sql.shuffle.partitions", "8", "spark.sql.ansi.enabled", "false",
+        "spark.sql.session.timeZone", "America/New_York");
+    assertEquals(later, flow(graph, "after").sqlConf());
+    assertEquals(later, flow(graph, "v").sqlConf());
+  }
+
+  @Test
+  void setValueMayContainEquals() {
+    DataflowGraph graph = parse("SET my.conf = a=b;\nCREATE MATERIALIZED VIEW m AS SELECT 1");
+
+    assertEquals(Map.of("my.conf", "a=b"), flow(graph, "m").sqlConf());
+  }
+
+  @Test
+  void setWithoutValueIsRefused() {
+    SluiceException e = fails("CREATE MATERIALIZED VIEW m AS SELECT 1;\nSET;");
+
+    assertEquals("INVALID_SET", e.errorClass());
+    assertEquals(at(2), e.origin());
+  }
+
+  @Test
+  void setDoesNotLeakIntoTheNextFile() {
+    parse("a.sql", "SET spark.sql.shuffle.partitions = 4; CREATE MATERIALIZED VIEW a AS SELECT 1");
+    DataflowGraph graph = parse("b.sql", "CREATE MATERIALIZED VIEW b AS SELECT 1");
+
+    assertEquals(Map.of("spark.sql.shuffle.partitions", "4"), flow(graph, "a").sqlConf());
+    assertEquals(Map.of(), flow(graph, "b").sqlConf());
+  }
+
+  @Test
+  void useCatalogAndSchemaQualifyTheNamesThatFollow() {
+    DataflowGraph graph = parse("""
+        CREATE STREAMING TABLE t0 AS SELECT * FROM STREAM(s);
+        USE CATALOG lake;
+        CREATE STREAMING TABLE t1 AS SELECT * FROM STREAM(s);
+        USE SCHEMA bronze;
+        CREATE STREAMING TABLE t2;
+        CREATE FLOW f2 AS INSERT INTO t2 BY NAME SELECT * FROM STREAM(t1);
+        CREATE FLOW f0 AS INSERT INTO spark_catalog.default.t0 BY NAME SELECT * FROM STREAM(t1);
+        USE DATABASE other.silver;
+        CREATE MATERIALIZED VIEW m AS SELECT * FROM t2;
+        CREATE MATERIALIZED VIEW gold.m AS SELECT 1;
+        """);
+
+    assertTrue(graph.dataset(new DatasetName("spark_catalog", "default", "t0")).isPresent());
+    assertTrue(graph.dataset(new DatasetName("lake", "default", "t1")).isPresent());
+    DatasetName t2 = new DatasetName("lake", "bronze", "t2");
+    assertTrue(graph.dataset(t2).isPresent());
+    assertTrue(graph.dataset(new DatasetName("other", "silver", "m")).isPresent());
+    assertTrue(graph.dataset(new DatasetName("other", "gold", "m")).isPresent());
+    assertEquals(5, graph.datasets().size());
+
+    FlowDefinition f2 = flow(graph, new DatasetName("lake", "bronze", "f2"));
+    assertEquals(t2, f2.target());
+    assertEquals("lake", query(f2).catalog());
+    assertEquals("bronze", query(f2).database());
+    FlowDefinition f0 = flow(graph, new DatasetName("lake", "bronze", "f0"));
+    assertEquals(name("t0"), f0.target());
+
+    SqlFlowQuery t1Query = query(flow(graph, new DatasetName("lake", "default", "t1")));
+    assertEquals("lake", t1Query.catalog());
+    assertEquals("default", t1Query.database());
+    SqlFlowQuery mQuery = query(flow(graph, new DatasetName("other", "silver", "m")));
+    assertEquals("other", mQuery.catalog());
+    assertEquals("silver", mQuery.database());
+  }
+
+  @Test
+  void useDoesNotLeakIntoTheNextFile() {
+    parse("a.sql", "USE CATALOG lake; USE SCHEMA bronze; CREATE MATERIALIZED VIEW a AS SELECT 1");
+    DataflowGraph graph = parse("b.sql", "CREATE MATERIALIZED VIEW b AS SELECT 1");
+
+    assertTrue(graph.dataset(new DatasetName("lake", "bronze", "a")).isPresent());
+    assertTrue(graph.dataset(name("b")).isPresent());
+    assertEquals("default", query(flow(graph, "b")).database());
+  }
+
+  @Test
+  void useCatalogWithTwoPartsIsRefused() {
+    SluiceException e = fails("USE CATALOG a.b");
+
+    assertEquals("INVALID_USE", e.errorClass());
+  }
+
+  @Test
+  void nameWithFourPartsIsRefused() {
+    SluiceException e = fails("\nCREATE MATERIALIZED VIEW a.b.c.d AS SELECT 1");
+
+    assertEquals("INVALID_NAME", e.errorClass());
+    assertEquals(at(2), e.origin());
+  }
+
+  // ---------------------------------------------------------------- lexical details
+
+  @Test
+  void commentsAndStringsWithSemicolonsDoNotEndAStatement() {
+    DataflowGraph graph = parse("""
+        /* header; with a semicolon
+           and an apostrophe: it's */
+        CREATE MATERIALIZED VIEW m -- the view; don't split here
+        AS SELECT id, -- the key; a comment
+               'a;b' AS s, "c;d" AS t, 'it\\'s; fine' AS u /* inline; comment */
+          FROM src
+          WHERE `odd;name` = ';'
+        ;
+        -- trailing comment; nothing here
+        CREATE MATERIALIZED VIEW n AS SELECT 2
+        """);
+
+    assertEquals(2, graph.datasets().size());
+    assertEquals(at(3), dataset(graph, "m").origin());
+    assertEquals("""
+        SELECT id, -- the key; a comment
+               'a;b' AS s, "c;d" AS t, 'it\\'s; fine' AS u /* inline; comment */
+          FROM src
+          WHERE `odd;name` = ';'""", query(flow(graph, "m")).text());
+    assertEquals(at(4), query(flow(graph, "m")).origin());
+    assertEquals(at(10), dataset(graph, "n").origin());
+    assertEquals("SELECT 2", query(flow(graph, "n")).text());
+  }
+
+  @Test
+  void queryStartingOnALaterLineHasThatLine() {
+    DataflowGraph graph = parse("""
+        CREATE MATERIALIZED VIEW m
+        AS
+          -- explain the query
+          WITH x AS (SELECT 1 AS a)
+          SELECT a FROM x
+        """);
+
+    SqlFlowQuery query = query(flow(graph, "m"));
+    assertEquals("WITH x AS (SELECT 1 AS a)\n  SELECT a FROM x", query.text());
+    assertEquals(at(4), query.origin());
+    assertEquals(at(1), dataset(graph, "m").origin());
+  }
+
+  @Test
+  void windowsLineEndings() {
+    DataflowGraph graph = parse("CREATE MATERIALIZED VIEW a\r\nAS SELECT 1\r\nFROM x;\r\n\r\nCREATE MATERIALIZED VIEW b AS SELECT 2");
+
+    assertEquals(at(1), dataset(graph, "a").origin());
+    assertEquals("SELECT 1\r\nFROM x", query(flow(graph, "a")).text());
+    assertEquals(at(2), query(flow(graph, "a")).origin());
+    assertEquals(at(5), dataset(graph, "b").origin());
+  }
+
+  @Test
+  void nestedParenthesesInColumnTypesAndExpectations() {
+    DataflowGraph graph = parse("""
+        CREATE STREAMING TABLE t (
+          price DECIMAL(10,2),
+          tags ARRAY<STRUCT<k: STRING, v: DECIMAL(5, 1)>>,
+          m MAP<STRING, INT> COMMENT 'a (b, c)',
+          amount DECIMAL(10,2) /* money (gross, tax) */ NOT NULL,
+          CONSTRAINT nested EXPECT (((price > 0) AND (coalesce(amount, 0) IN (1, 2, (3)))) OR size(tags) = 0)
+            ON VIOLATION DROP ROW,
+          CONSTRAINT multi_line EXPECT (
+            price < 100
+            AND note <> ')'
+          )
+        )
+        """);
+
+    DatasetDefinition t = dataset(graph, "t");
+    assertEquals(Optional.of("price DECIMAL(10,2), tags ARRAY<STRUCT<k: STRING, v: DECIMAL(5, 1)>>, "
+            + "m MAP<STRING, INT> COMMENT 'a (b, c)', amount DECIMAL(10,2) /* money (gross, tax) */ NOT NULL"),
+        t.declaredSchema());
+    assertEquals(List.of(
+            new Expectation("nested",
+                "((price > 0) AND (coalesce(amount, 0) IN (1, 2, (3)))) OR size(tags) = 0", ViolationAction.DROP, at(6)),
+            new Expectation("multi_line", "price < 100\n    AND note <> ')'", ViolationAction.WARN, at(8))),
+        t.expectations());
+  }
+
+  @Test
+  void backquotedIdentifiers() {
+    DataflowGraph graph = parse("""
+        CREATE STREAMING TABLE `order-lines` (
+          `line id` BIGINT,
+          CONSTRAINT `valid line` EXPECT (`line id` > 0)
+        )
+        PARTITIONED BY (`line id`)
+        AS SELECT * FROM STREAM(`raw lines`);
+        CREATE MATERIALIZED VIEW `my``view` AS SELECT 1;
+        CREATE MATERIALIZED VIEW `sch ema`.`t` AS SELECT 1;
+        """);
+
+    DatasetDefinition lines = dataset(graph, "order-lines");
+    assertEquals("order-lines", lines.name().name());
+    assertEquals(Optional.of("`line id` BIGINT"), lines.declaredSchema());
+    assertEquals("valid line", lines.expectations().get(0).name());
+    assertEquals("`line id` > 0", lines.expectations().get(0).condition());
+    assertEquals(List.of("line id"), lines.partitionColumns());
+    assertEquals("SELECT * FROM STREAM(`raw lines`)", query(flow(graph, "order-lines")).text());
+    assertTrue(graph.dataset(name("my`view")).isPresent());
+    assertTrue(graph.dataset(new DatasetName("spark_catalog", "sch ema", "t")).isPresent());
+  }
+
+  @Test
+  void keywordsAsTableAndColumnNames() {
+    DataflowGraph graph = parse("""
+        CREATE STREAMING TABLE flow (
+          name STRING,
+          comment STRING,
+          table INT,
+          view INT,
+          row INT,
+          update INT,
+          schema STRING,
+          CONSTRAINT set EXPECT (name IS NOT NULL)
+        )
+        PARTITIONED BY (schema)
+        CLUSTER BY (name, comment)
+        TBLPROPERTIES (refresh.by = 'x')
+        AS SELECT name, comment FROM STREAM(source);
+        CREATE MATERIALIZED VIEW streaming.table AS SELECT * FROM flow;
+        CREATE VIEW view AS SELECT 1 AS as_of;
+        CREATE FLOW insert AS INSERT INTO flow BY NAME SELECT name FROM STREAM(name);
+        CREATE MATERIALIZED VIEW materialized AS SELECT 1;
+        """);
+
+    DatasetDefinition flowTable = dataset(graph, "flow");
+    assertEquals(Optional.of("name STRING, comment STRING, table INT, view INT, row INT, update INT, schema STRING"),
+        flowTable.declaredSchema());
+    assertEquals("set", flowTable.expectations().get(0).name());
+    assertEquals(List.of("schema"), flowTable.partitionColumns());
+    assertEquals(List.of("name", "comment"), flowTable.clusterColumns());
+    assertEquals(Map.of("refresh.by", "x"), flowTable.properties());
+    assertTrue(graph.dataset(new DatasetName("spark_catalog", "streaming", "table")).isPresent());
+    assertEquals(DatasetType.PERSISTED_VIEW, dataset(graph, "view").type());
+    assertEquals(name("flow"), flow(graph, "insert").target());
+    assertEquals("SELECT name FROM STREAM(name)", query(flow(graph, "insert")).text());
+    assertTrue(graph.dataset(name("materialized")).isPresent());
+  }
+
+  @Test
+  void keywordsAreCaseInsensitive() {
+    DataflowGraph graph = parse("""
+        create or refresh streaming table t (
+          id int,
+          constraint ok expect (id > 0) on violation drop row
+        ) comment 'c' partitioned by (id)
+        as select * from stream(s);
+        Create Flow f As Insert Into t By Name Select * From Stream(s2);
+        set a.b = c;
+        use catalog lake;
+        create temporary view v as select 1;
+        """);
+
+    DatasetDefinition t = dataset(graph, "t");
+    assertEquals(ViolationAction.DROP, t.expectations().get(0).action());
+    assertEquals(List.of("id"), t.partitionColumns());
+    assertEquals(name("t"), flow(graph, "f").target());
+    assertTrue(graph.dataset(new DatasetName("lake", "default", "v")).isPresent());
+    assertEquals(Map.of("a.b", "c"), flow(graph, new DatasetName("lake", "default", "v")).sqlConf());
+  }
+
+  @Test
+  void commentsOnlyAndStraySemicolonsDefineNothing() {
+    DataflowGraph graph = parse("-- nothing yet\n;;\n/* really */ ;\n");
+
+    assertEquals(Map.of(), graph.datasets());
+    assertEquals(List.of(), graph.flows());
+  }
+
+  @Test
+  void emptyFileDefinesNothing() {
+    assertEquals(Map.of(), parse("").datasets());
+  }
+
+  @Test
+  void repeatedSemicolonsBetweenStatements() {
+    DataflowGraph graph = parse(";CREATE MATERIALIZED VIEW a AS SELECT 1;;\n;CREATE MATERIALIZED VIEW b AS SELECT 2;;");
+
+    assertEquals(2, graph.datasets().size());
+    assertEquals(at(2), dataset(graph, "b").origin());
+  }
+
+  @Test
+  void escapedQuotesInComments() {
+    DataflowGraph graph = parse("CREATE MATERIALIZED VIEW m COMMENT 'it\\'s \"quoted\"' AS SELECT 1;"
+        + "CREATE MATERIALIZED VIEW n COMMENT \"double; quoted\" AS SELECT 1");
+
+    assertEquals(Optional.of("it's \"quoted\""), dataset(graph, "m").comment());
+    assertEquals(Optional.of("double; quoted"), dataset(graph, "n").comment());
+  }
+
+  /** Spark's SQL parser nests bracketed comments; commenting out a block that holds a comment must work. */
+  @Test
+  void nestedBracketedComments() {
+    DataflowGraph graph = parse("""
+        /*
+        CREATE MATERIALIZED VIEW old AS
+        SELECT 1 /* the old one */;
+        */
+        CREATE MATERIALIZED VIEW current AS SELECT 2;
+        """);
+
+    assertEquals(List.of(name("current")), List.copyOf(graph.datasets().keySet()));
+    assertEquals(at(5), dataset(graph, "current").origin());
+  }
+
+  // ---------------------------------------------------------------- errors
+
+  @Test
+  void typoOnLineSevenIsReportedThere() {
+    SluiceException e = fails("""
+        -- orders pipeline
+        SET spark.sql.shuffle.partitions = 4;
+
+        CREATE MATERIALIZED VIEW a
+        AS SELECT 1 AS x;
+        /* next: a typo */
+        CREATE STREAMING TABEL b AS SELECT * FROM STREAM(a);
+        """);
+
+    assertEquals("SQL_SYNTAX_ERROR", e.errorClass());
+    assertEquals(at(7), e.origin());
+    assertTrue(e.userMessage().startsWith(FILE + ":7: "), e.userMessage());
+    assertTrue(e.userMessage().contains("TABEL"), e.userMessage());
+    assertTrue(e.userMessage().endsWith("[SQL_SYNTAX_ERROR]"), e.userMessage());
+  }
+
+  @Test
+  void misspelledStatementKeywordOnLineSeven() {
+    SluiceException e = fails("""
+        CREATE MATERIALIZED VIEW a AS SELECT 1;
+        CREATE MATERIALIZED VIEW b AS SELECT 1;
+        -- c follows
+
+
+
+        CRATE MATERIALIZED VIEW c AS SELECT 1;
+        """);
+
+    assertEquals("SQL_SYNTAX_ERROR", e.errorClass());
+    assertEquals(at(7), e.origin());
+  }
+
+  @Test
+  void errorInsideAMultiLineStatementGivesTheLineOfTheError() {
+    SluiceException e = fails("""
+        CREATE MATERIALIZED VIEW a AS SELECT 1;
+
+        -- the table
+        CREATE STREAMING TABLE t (
+          id INT,
+          CONSTRAINT ok EXPECT (id > 0)
+            ON VIOLATION DROP ROWS
+        ) AS SELECT * FROM STREAM(s);
+        """);
+
+    assertEquals("SQL_SYNTAX_ERROR", e.errorClass());
+    assertEquals(at(7), e.origin());
+  }
+
+  @Test
+  void expectationWithoutParenthesesIsASyntaxError() {
+    SluiceException e = fails("CREATE STREAMING TABLE t (\n  id INT,\n  CONSTRAINT ok EXPECT id > 0\n)");
+
+    assertEquals("SQL_SYNTAX_ERROR", e.errorClass());
+    assertEquals(at(3), e.origin());
+  }
+
+  @Test
+  void partitionedWithoutByIsASyntaxError() {
+    SluiceException e = fails("CREATE STREAMING TABLE t\nCOMMENT 'x'\nPARTITIONED (id)\nAS SELECT * FROM STREAM(s)");
+
+    assertEquals("SQL_SYNTAX_ERROR", e.errorClass());
+    assertEquals(at(3), e.origin());
+  }
+
+  @Test
+  void missingAsIsASyntaxError() {
+    SluiceException e = fails("CREATE MATERIALIZED VIEW m\nSELECT 1");
+
+    assertEquals("SQL_SYNTAX_ERROR", e.errorClass());
+    assertEquals(at(2), e.origin());
+  }
+
+  @Test
+  void viewWithoutQueryIsASyntaxError() {
+    SluiceException e = fails("CREATE TEMPORARY VIEW v;");
+
+    assertEquals("SQL_SYNTAX_ERROR", e.errorClass());
+    assertEquals(at(1), e.origin());
+  }
+
+  @Test
+  void duplicateDatasetIsReportedAtTheSecondDefinition() {
+    SluiceException e = fails("""
+        CREATE STREAMING TABLE orders;
+
+        CREATE MATERIALIZED VIEW Orders AS SELECT 1;
+        """);
+
+    assertEquals("DUPLICATE_DATASET", e.errorClass());
+    assertEquals(at(3), e.origin());
+    assertTrue(e.getMessage().contains(FILE + ":1"), e.getMessage());
+  }
+
+  @Test
+  void qualifiedAndUnqualifiedNamesOfOneDatasetAreDuplicates() {
+    SluiceException e = fails("CREATE TEMPORARY VIEW v AS SELECT 1;\nCREATE VIEW default.v AS SELECT 1;");
+
+    assertEquals("DUPLICATE_DATASET", e.errorClass());
+    assertEquals(at(2), e.origin());
+  }
+
+  @Test
+  void duplicateDatasetAcrossFiles() {
+    parse("a.sql", "CREATE MATERIALIZED VIEW m AS SELECT 1");
+
+    SluiceException e = assertThrows(SluiceException.class, () -> parse("b.sql", "\n\nCREATE MATERIALIZED VIEW M AS SELECT 2"));
+
+    assertEquals("DUPLICATE_DATASET", e.errorClass());
+    assertEquals(Origin.of("b.sql", 3), e.origin());
+    assertTrue(e.getMessage().contains("a.sql:1"), e.getMessage());
+  }
+
+  @Test
+  void sameNameInAnotherSchemaIsNotADuplicate() {
+    DataflowGraph graph = parse("CREATE MATERIALIZED VIEW m AS SELECT 1; USE SCHEMA other; CREATE MATERIALIZED VIEW m AS SELECT 2");
+
+    assertEquals(2, graph.datasets().size());
+  }
+
+  @Test
+  void duplicateFlowName() {
+    SluiceException e = fails("""
+        CREATE STREAMING TABLE t;
+        CREATE FLOW f AS INSERT INTO t BY NAME SELECT * FROM STREAM(a);
+        CREATE FLOW F AS INSERT INTO t BY NAME SELECT * FROM STREAM(b);
+        """);
+
+    assertEquals("DUPLICATE_FLOW", e.errorClass());
+    assertEquals(at(3), e.origin());
+  }
+
+  @Test
+  void explicitFlowNamedLikeATableWithAQueryIsADuplicateFlow() {
+    SluiceException e = fails("CREATE STREAMING TABLE t AS SELECT * FROM STREAM(a);\n"
+        + "CREATE FLOW t AS INSERT INTO t BY NAME SELECT * FROM STREAM(b);");
+
+    assertEquals("DUPLICATE_FLOW", e.errorClass());
+    assertEquals(at(2), e.origin());
+  }
+
+  @Test
+  void duplicateCommentClause() {
+    SluiceException e = fails("""
+        CREATE STREAMING TABLE t
+          COMMENT 'one'
+          PARTITIONED BY (a)
+          COMMENT 'two'
+        AS SELECT * FROM STREAM(s)
+        """);
+
+    assertEquals("DUPLICATE_CLAUSE", e.errorClass());
+    assertEquals(at(4), e.origin());
+    assertTrue(e.getMessage().contains("COMMENT"), e.getMessage());
+  }
+
+  @Test
+  void duplicatePartitionedByClause() {
+    SluiceException e = fails("CREATE MATERIALIZED VIEW m\n  PARTITIONED BY (a)\n  partitioned by (b)\nAS SELECT 1 AS a, 2 AS b");
+
+    assertEquals("DUPLICATE_CLAUSE", e.errorClass());
+    assertEquals(at(3), e.origin());
+  }
+
+  @Test
+  void duplicateTblpropertiesAndClusterByClauses() {
+    assertEquals("DUPLICATE_CLAUSE",
+        fails("CREATE STREAMING TABLE t TBLPROPERTIES ('a' = '1') TBLPROPERTIES ('b' = '2')").errorClass());
+    assertEquals("DUPLICATE_CLAUSE",
+        fails("CREATE STREAMING TABLE u CLUSTER BY (a) CLUSTER BY (b)").errorClass());
+  }
+}
