@@ -57,7 +57,8 @@ BACKQUOTED_IDENTIFIER: '`' ( ~'`' | '``' )* '`';
 IDENTIFIER: [A-Z0-9_]+;
 
 SIMPLE_COMMENT: '--' ~[\r\n]* -> channel(HIDDEN);
-BRACKETED_COMMENT: '/*' .*? '*/' -> channel(HIDDEN);
+// Nested, as Spark's own parser allows.
+BRACKETED_COMMENT: '/*' (BRACKETED_COMMENT | .)*? '*/' -> channel(HIDDEN);
 WS: [ \t\r\n\u000C]+ -> channel(HIDDEN);
 
 // Operators and any other character: meaningful only to Spark's parser.

@@ -54,7 +54,12 @@ datasetClause
     ;
 
 property
-    : key=propertyKey EQ? value=STRING
+    : key=propertyKey EQ? value=propertyValue
+    ;
+
+propertyValue
+    : STRING
+    | IDENTIFIER (DOT IDENTIFIER)?
     ;
 
 propertyKey

@@ -98,10 +98,8 @@ public final class RegisteringPipeline implements Pipeline {
 
   private final class Table implements TableBuilder {
     private final DatasetDefinition.Builder builder;
-    private final Origin origin;
 
     Table(String name, DatasetType type, Origin origin) {
-      this.origin = origin;
       this.builder = DatasetDefinition.builder(qualify(name, origin), type, origin);
     }
 
@@ -169,7 +167,7 @@ public final class RegisteringPipeline implements Pipeline {
     }
 
     private TableBuilder expectation(String name, String condition, ViolationAction action) {
-      builder.expectation(new Expectation(name, condition, action, origin));
+      builder.expectation(new Expectation(name, condition, action, callerOrigin()));
       return this;
     }
 

@@ -1,5 +1,7 @@
 package io.sluice.graph;
 
+import java.util.Collections;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -18,7 +20,7 @@ public record DataflowGraph(
     List<FlowDefinition> flows) {
 
   public DataflowGraph {
-    datasets = Map.copyOf(datasets);
+    datasets = Collections.unmodifiableMap(new LinkedHashMap<>(datasets));
     flows = List.copyOf(flows);
   }
 

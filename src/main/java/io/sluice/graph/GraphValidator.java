@@ -38,9 +38,11 @@ public final class GraphValidator {
             dataset.type() + " '" + dataset.name() + "' has no query and no flow writes into it");
       }
       if (dataset.type() == DatasetType.MATERIALIZED_VIEW && flows.size() > 1) {
-        throw new GraphException("MULTIPLE_FLOWS_INTO_MATERIALIZED_VIEW", flows.get(1).origin(),
-            "materialized view '" + dataset.name() + "' is defined by its query; flow '"
-                + flows.get(1).name() + "' cannot also write into it");
+        boolean hasQuery = flows.stream().anyMatch(FlowDefinition::implicit);
+        FlowDefinition extra = hasQuery ? flows.stream().filter(f -> !f.implicit()).findFirst().orElseThrow() : flows.get(1);
+        throw new GraphException("MULTIPLE_FLOWS_INTO_MATERIALIZED_VIEW", extra.origin(),
+            "materialized view '" + dataset.name() + "' has one defining query; flow '"
+                + extra.name() + "' cannot also write into it");
       }
       Set<String> names = new HashSet<>();
       for (Expectation expectation : dataset.expectations()) {

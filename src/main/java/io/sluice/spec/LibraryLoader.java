@@ -16,7 +16,9 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.PathMatcher;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Set;
 import java.util.stream.Stream;
 
 /**
@@ -33,11 +35,15 @@ public final class LibraryLoader {
   public static DataflowGraph load(PipelineSpec spec) {
     GraphRegistry registry = new GraphRegistry(
         spec.catalog().orElse(DEFAULT_CATALOG), spec.database().orElse(DEFAULT_DATABASE));
+    Set<Path> seen = new HashSet<>();
     List<Path> jars = new ArrayList<>();
     List<String> classes = new ArrayList<>();
     for (PipelineSpec.Library library : spec.libraries()) {
       if (library instanceof PipelineSpec.Glob glob) {
         for (Path file : expand(spec, glob.include())) {
+          if (!seen.add(file)) {
+            continue;
+          }
           String name = file.getFileName().toString().toLowerCase();
           if (name.endsWith(".sql")) {
             SqlDefinitionParser.parse(relative(spec, file), read(file), registry, spec.root());
@@ -59,6 +65,7 @@ public final class LibraryLoader {
   /** The files a glob matches, relative to the pipeline folder, sorted for a stable order. */
   static List<Path> expand(PipelineSpec spec, String include) {
     Path root = spec.root();
+    include = include.startsWith("./") ? include.substring(2) : include;
     // "dir/**/*.sql" should also match files directly in dir, as users of other glob tools expect.
     PathMatcher deep = FileSystems.getDefault().getPathMatcher("glob:" + include);
     PathMatcher shallow = FileSystems.getDefault().getPathMatcher("glob:" + include.replace("**/", ""));
@@ -119,7 +126,8 @@ public final class LibraryLoader {
 
   private static String read(Path file) {
     try {
-      return Files.readString(file);
+      String text = Files.readString(file);
+      return text.startsWith("\uFEFF") ? text.substring(1) : text;
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }

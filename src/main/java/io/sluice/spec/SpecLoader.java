@@ -16,6 +16,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import org.yaml.snakeyaml.error.MarkedYAMLException;
 
 /** Finds and reads a pipeline's spec file, refusing unknown and missing fields by name. */
 public final class SpecLoader {
@@ -46,8 +47,7 @@ public final class SpecLoader {
     try {
       doc = new ObjectMapper(new YAMLFactory()).readTree(Files.readString(specFile));
     } catch (JsonProcessingException e) {
-      JsonLocation at = e.getLocation();
-      throw new SpecException("SPEC_SYNTAX_ERROR", Origin.of(file, at == null ? 0 : at.getLineNr()),
+      throw new SpecException("SPEC_SYNTAX_ERROR", Origin.of(file, errorLine(e)),
           "not valid YAML: " + e.getOriginalMessage(), e);
     } catch (IOException e) {
       throw new SpecException("SPEC_UNREADABLE", Origin.of(file, 0), "cannot read: " + e.getMessage(), e);
@@ -72,6 +72,15 @@ public final class SpecLoader {
     Optional<String> database = optionalText(doc, "database", origin).or(() -> optionalText(doc, "schema", origin));
     return new PipelineSpec(root, specFile, name, storage, optionalText(doc, "catalog", origin), database,
         configuration(doc.get("configuration"), origin), libraries(doc.get("libraries"), origin));
+  }
+
+  /** SnakeYAML knows where the problem is; Jackson only where it stopped reading. */
+  private static int errorLine(JsonProcessingException e) {
+    if (e.getCause() instanceof MarkedYAMLException marked && marked.getProblemMark() != null) {
+      return marked.getProblemMark().getLine() + 1;
+    }
+    JsonLocation at = e.getLocation();
+    return at == null ? 0 : at.getLineNr();
   }
 
   private static String requiredText(JsonNode doc, String field, Origin origin) {
@@ -99,7 +108,7 @@ public final class SpecLoader {
       throw new SpecException("SPEC_INVALID", origin, "'configuration' must be a map of setting names to values");
     }
     node.fields().forEachRemaining(entry -> {
-      if (!entry.getValue().isValueNode()) {
+      if (!entry.getValue().isValueNode() || entry.getValue().isNull()) {
         throw new SpecException("SPEC_INVALID", origin, "configuration '" + entry.getKey() + "' must be a plain value");
       }
       conf.put(entry.getKey(), entry.getValue().asText());

@@ -129,7 +129,8 @@ public final class SqlDefinitionParser {
     } else {
       for (PropertyContext property : clause.property()) {
         String key = property.key.STRING() != null ? unquote(property.key.STRING().getSymbol()) : property.key.getText();
-        dataset.property(key, unquote(property.value));
+        String value = property.value.STRING() != null ? unquote(property.value.STRING().getSymbol()) : property.value.getText();
+        dataset.property(key, value);
       }
     }
   }
