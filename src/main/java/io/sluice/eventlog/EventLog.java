@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Timestamp;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
@@ -70,6 +71,16 @@ public final class EventLog {
   /** Starts an event; {@link Entry#record()} stores it. */
   public Entry event(EventLevel level, EventType type, String message) {
     return new Entry(level, type, message);
+  }
+
+  /**
+   * Flushes if the oldest buffered event waited longer than {@code age}: long updates keep
+   * their log current without paying a commit for every short flow.
+   */
+  public synchronized void flushIfOlderThan(Duration age) {
+    if (!buffer.isEmpty() && buffer.get(0).timestamp().plus(age).isBefore(Instant.now())) {
+      flush();
+    }
   }
 
   /** Appends the buffered events to the Delta table in one commit. */

@@ -37,6 +37,7 @@ import org.apache.spark.sql.SparkSession;
  * failed flow fails the update; flows that read what it writes are skipped, the others run.
  */
 public final class PipelineUpdate {
+  private static final Duration EVENT_FLUSH_INTERVAL = Duration.ofSeconds(30);
   private final SparkSession spark;
   private final PipelineSpec spec;
   private final EventLog events;
@@ -118,7 +119,7 @@ public final class PipelineUpdate {
         continue;
       }
       outcomes.add(runFlow(graph, flow, target, reader, broken));
-      events.flush();
+      events.flushIfOlderThan(EVENT_FLUSH_INTERVAL);
     }
     return outcomes;
   }
