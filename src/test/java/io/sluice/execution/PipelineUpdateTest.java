@@ -175,6 +175,33 @@ class PipelineUpdateTest {
     assertEquals(List.of("[x,1]", "[y,1]"), p.rows("SELECT * FROM java_counts"));
   }
 
+  @Test
+  void javaDefinitionsLoadFromAJarInThePipelineFolder() throws Exception {
+    TestPipeline p = new TestPipeline(dir)
+        .write("landing/a.json", "{\"id\": 1, \"v\": \"x\"}\n{\"id\": 2, \"v\": \"y\"}\n")
+        .sql(BRONZE);
+    JarBuilder.compileToJar(p.root().resolve("lib/definitions.jar"), "example.FromJar", """
+        package example;
+        public class FromJar implements io.sluice.api.PipelineDefinition {
+          public void define(io.sluice.api.Pipeline p) {
+            p.materializedView("from_jar").query(ctx -> ctx.read("raw").where("id > 1"));
+          }
+        }
+        """);
+    p.write("spark-pipeline.yml", String.join("\n",
+        "name: jar",
+        "storage: .sluice",
+        "database: " + p.database(),
+        "libraries:",
+        "  - glob: {include: transformations/*.sql}",
+        "  - glob: {include: lib/*.jar}",
+        "  - class: example.FromJar",
+        ""));
+    UpdateResult result = p.run();
+    assertTrue(result.succeeded(), () -> result.flows().toString());
+    assertEquals(List.of("[2,y]"), p.rows("SELECT * FROM from_jar"));
+  }
+
   static FlowOutcome outcome(UpdateResult result, String flow) {
     Map<String, FlowOutcome> byName = result.flows().stream().collect(Collectors.toMap(FlowOutcome::flow, f -> f));
     return byName.get(flow);
