@@ -44,9 +44,7 @@ public final class RegisteringPipeline implements Pipeline {
 
       @Override
       public void query(FlowFunction query) {
-        DatasetDefinition dataset = view.build();
-        registry.register(dataset);
-        registry.register(implicitFlow(dataset, query));
+        registerWithQuery(view.build(), query);
       }
     };
   }
@@ -74,8 +72,10 @@ public final class RegisteringPipeline implements Pipeline {
     };
   }
 
-  private FlowDefinition implicitFlow(DatasetDefinition dataset, FlowFunction query) {
-    return new FlowDefinition(dataset.name(), dataset.name(), query::apply, Map.of(), true, dataset.origin());
+  /** A dataset and the implicit flow of its defining query, named after it. */
+  private void registerWithQuery(DatasetDefinition dataset, FlowFunction query) {
+    registry.register(dataset);
+    registry.register(new FlowDefinition(dataset.name(), dataset.name(), query::apply, Map.of(), true, dataset.origin()));
   }
 
   private DatasetName qualify(String name, Origin origin) {
@@ -173,9 +173,7 @@ public final class RegisteringPipeline implements Pipeline {
 
     @Override
     public void query(FlowFunction query) {
-      DatasetDefinition dataset = builder.build();
-      registry.register(dataset);
-      registry.register(implicitFlow(dataset, query));
+      registerWithQuery(builder.build(), query);
     }
 
     @Override

@@ -4,20 +4,19 @@ import io.sluice.execution.PipelineUpdate;
 import io.sluice.graph.ResolvedFlow;
 import io.sluice.graph.ResolvedGraph;
 import io.sluice.spec.PipelineSpec;
-import org.apache.spark.sql.SparkSession;
 import java.nio.file.Path;
+import org.apache.spark.sql.SparkSession;
 import picocli.CommandLine.Command;
-import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Mixin;
 
 /** {@code sluice dry-run}: resolve and validate, write nothing. */
 @Command(name = "dry-run", description = "Resolve and validate the pipeline without writing anything.")
 final class DryRunCommand extends PipelineCommand {
-  @Parameters(arity = "0..1", paramLabel = "DIR", description = "Pipeline folder (default: current folder).")
-  Path dir = Path.of(".");
+  @Mixin PipelineDir folder;
 
   @Override
   Path dir() {
-    return dir;
+    return folder.dir;
   }
 
   @Override

@@ -12,19 +12,18 @@ import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
 import org.apache.spark.sql.SparkSession;
 import picocli.CommandLine.Command;
-import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Mixin;
 
 /** {@code sluice events}: the latest update's events, one line each. */
 @Command(name = "events", description = "Print the event log of the latest update.")
 final class EventsCommand extends PipelineCommand {
   private static final DateTimeFormatter TIME = DateTimeFormatter.ofPattern("HH:mm:ss.SSS");
 
-  @Parameters(arity = "0..1", paramLabel = "DIR", description = "Pipeline folder (default: current folder).")
-  Path dir = Path.of(".");
+  @Mixin PipelineDir folder;
 
   @Override
   Path dir() {
-    return dir;
+    return folder.dir;
   }
 
   @Override

@@ -5,23 +5,22 @@ import io.sluice.execution.PipelineUpdate;
 import io.sluice.execution.UpdateOptions;
 import io.sluice.execution.UpdateResult;
 import io.sluice.spec.PipelineSpec;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import org.apache.spark.sql.SparkSession;
-import java.nio.file.Path;
 import picocli.CommandLine.Command;
-import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 /** {@code sluice run}: one triggered update. */
 @Command(name = "run", description = "Run one triggered update of the pipeline.")
 final class RunCommand extends PipelineCommand {
-  @Parameters(arity = "0..1", paramLabel = "DIR", description = "Pipeline folder (default: current folder).")
-  Path dir = Path.of(".");
+  @Mixin PipelineDir folder;
 
   @Override
   Path dir() {
-    return dir;
+    return folder.dir;
   }
 
   @Option(names = "--full-refresh-all", description = "Clear every table (except those with pipelines.reset.allowed = false) and reprocess all input.")

@@ -12,6 +12,7 @@ import java.util.Locale;
 import java.util.Map;
 import org.apache.hadoop.fs.FileStatus;
 import org.apache.hadoop.fs.FileSystem;
+import org.apache.spark.sql.DataFrameReader;
 import org.apache.spark.sql.SparkSession;
 import org.apache.spark.sql.catalyst.analysis.UnresolvedTableValuedFunction;
 import org.apache.spark.sql.catalyst.expressions.Expression;
@@ -58,27 +59,17 @@ final class ReadFiles {
     }
     String schema = options.remove("schema");
     checkExists(resolution.spark(), location, origin);
-    return streaming
-        ? streamingRead(resolution.spark(), format, schema, options, location)
-        : batchRead(resolution.spark(), format, schema, options, location);
+    return read(resolution.spark(), streaming, format, schema, options, location);
   }
 
-  private static LogicalPlan streamingRead(
-      SparkSession spark, String format, String schema, Map<String, String> options, String location) {
-    DataStreamReader reader = spark.readStream().format(format).options(options);
-    if (schema != null) {
-      reader = reader.schema(schema);
+  private static LogicalPlan read(
+      SparkSession spark, boolean streaming, String format, String schema, Map<String, String> options, String location) {
+    if (streaming) {
+      DataStreamReader reader = spark.readStream().format(format).options(options);
+      return SparkPlans.logicalPlan((schema == null ? reader : reader.schema(schema)).load(location));
     }
-    return SparkPlans.logicalPlan(reader.load(location));
-  }
-
-  private static LogicalPlan batchRead(
-      SparkSession spark, String format, String schema, Map<String, String> options, String location) {
-    var reader = spark.read().format(format).options(options);
-    if (schema != null) {
-      reader = reader.schema(schema);
-    }
-    return SparkPlans.logicalPlan(reader.load(location));
+    DataFrameReader reader = spark.read().format(format).options(options);
+    return SparkPlans.logicalPlan((schema == null ? reader : reader.schema(schema)).load(location));
   }
 
   private static String resolvePath(String path, Path baseDir) {

@@ -161,14 +161,7 @@ class PipelineUpdateTest {
     TestPipeline p = new TestPipeline(dir)
         .write("landing/a.json", "{\"id\": 1, \"v\": \"x\"}\n{\"id\": 2, \"v\": \"y\"}\n")
         .sql(BRONZE);
-    p.write("spark-pipeline.yml", String.join("\n",
-        "name: java",
-        "storage: .sluice",
-        "database: " + p.database(),
-        "libraries:",
-        "  - glob: {include: transformations/*.sql}",
-        "  - class: " + JavaDefinitions.class.getName(),
-        ""));
+    p.libraries("- glob: {include: transformations/*.sql}", "- class: " + JavaDefinitions.class.getName());
     UpdateResult result = p.run();
     assertTrue(result.succeeded(), () -> result.flows().toString());
     assertEquals(List.of("[2,y]"), p.rows("SELECT * FROM java_even"));
@@ -188,15 +181,7 @@ class PipelineUpdateTest {
           }
         }
         """);
-    p.write("spark-pipeline.yml", String.join("\n",
-        "name: jar",
-        "storage: .sluice",
-        "database: " + p.database(),
-        "libraries:",
-        "  - glob: {include: transformations/*.sql}",
-        "  - glob: {include: lib/*.jar}",
-        "  - class: example.FromJar",
-        ""));
+    p.libraries("- glob: {include: transformations/*.sql}", "- glob: {include: lib/*.jar}", "- class: example.FromJar");
     UpdateResult result = p.run();
     assertTrue(result.succeeded(), () -> result.flows().toString());
     assertEquals(List.of("[2,y]"), p.rows("SELECT * FROM from_jar"));

@@ -26,14 +26,16 @@ public final class TestPipeline {
   public TestPipeline(Path root) {
     this.root = root;
     this.database = "t_" + UUID.randomUUID().toString().replace("-", "").substring(0, 12);
-    write("spark-pipeline.yml", String.join("\n",
-        "name: test",
-        "storage: .sluice",
-        "database: " + database,
-        "libraries:",
-        "  - glob:",
-        "      include: transformations/**/*.sql",
-        ""));
+    libraries("- glob: {include: transformations/**/*.sql}");
+  }
+
+  /** Rewrites the spec with these library entries, e.g. {@code "- class: com.x.Defs"}. */
+  public TestPipeline libraries(String... entries) {
+    StringBuilder spec = new StringBuilder("name: test\nstorage: .sluice\ndatabase: " + database + "\nlibraries:\n");
+    for (String entry : entries) {
+      spec.append("  ").append(entry).append("\n");
+    }
+    return write("spark-pipeline.yml", spec.toString());
   }
 
   public Path root() {
