@@ -6,6 +6,7 @@ import io.sluice.graph.DatasetDefinition;
 import io.sluice.graph.DatasetName;
 import io.sluice.graph.DatasetType;
 import io.sluice.graph.FlowDefinition;
+import io.sluice.graph.FlowMode;
 import io.sluice.graph.GraphException;
 import io.sluice.graph.GraphRegistry;
 import io.sluice.graph.Origin;
@@ -67,7 +68,7 @@ public final class RegisteringPipeline implements Pipeline {
         if (target == null) {
           throw new GraphException("FLOW_WITHOUT_TARGET", origin, "flow '" + name + "' needs into(target)");
         }
-        registry.register(new FlowDefinition(flowName, target, query::apply, Map.of(), false, origin));
+        registry.register(new FlowDefinition(flowName, target, query::apply, FlowMode.APPEND, Map.of(), false, origin));
       }
     };
   }
@@ -75,7 +76,7 @@ public final class RegisteringPipeline implements Pipeline {
   /** A dataset and the implicit flow of its defining query, named after it. */
   private void registerWithQuery(DatasetDefinition dataset, FlowFunction query) {
     registry.register(dataset);
-    registry.register(new FlowDefinition(dataset.name(), dataset.name(), query::apply, Map.of(), true, dataset.origin()));
+    registry.register(new FlowDefinition(dataset.name(), dataset.name(), query::apply, FlowMode.APPEND, Map.of(), true, dataset.origin()));
   }
 
   private DatasetName qualify(String name, Origin origin) {
