@@ -42,11 +42,11 @@ final class ConsoleReporter implements EventListener {
   void printSummary(String pipeline, UpdateResult result) {
     out.printf("%nPipeline '%s' update %s %s in %s%n", pipeline, result.updateId().substring(0, 8),
         result.succeeded() ? "COMPLETED" : "FAILED", seconds(result.duration()));
-    out.printf("%-28s %-18s %-10s %8s %13s %8s %9s%n",
+    out.printf("%-36s %-18s %-10s %8s %13s %8s %9s%n",
         "dataset", "type", "state", "batches", "rows written", "dropped", "duration");
     for (FlowOutcome flow : result.flows()) {
       String name = flow.flow().equals(flow.dataset()) ? flow.dataset() : flow.dataset() + " <- " + flow.flow();
-      out.printf("%-28s %-18s %-10s %8d %13d %8d %9s%n", name, flow.datasetType(), flow.state(), flow.batches(),
+      out.printf("%-36s %-18s %-10s %8d %13d %8d %9s%n", name, flow.datasetType(), flow.state(), flow.batches(),
           flow.rowsWritten(), flow.rowsDropped(), seconds(flow.duration()));
     }
     result.warnings().forEach(w -> out.println("warning: " + w));

@@ -14,7 +14,8 @@ import picocli.CommandLine.Command;
       RunCommand.class,
       DryRunCommand.class,
       QueryCommand.class,
-      EventsCommand.class
+      EventsCommand.class,
+      SamplesCommand.class
     })
 public final class SluiceCli implements Runnable {
   @Override
