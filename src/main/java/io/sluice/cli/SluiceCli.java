@@ -15,7 +15,8 @@ import picocli.CommandLine.Command;
       DryRunCommand.class,
       QueryCommand.class,
       EventsCommand.class,
-      SamplesCommand.class
+      SamplesCommand.class,
+      BenchCommand.class
     })
 public final class SluiceCli implements Runnable {
   @Override

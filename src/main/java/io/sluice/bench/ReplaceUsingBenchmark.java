@@ -1,0 +1,152 @@
+package io.sluice.bench;
+
+import io.sluice.execution.FlowOutcome;
+import io.sluice.execution.PipelineUpdate;
+import io.sluice.execution.UpdateOptions;
+import io.sluice.execution.UpdateResult;
+import io.sluice.graph.SparkErrors;
+import io.sluice.spec.PipelineSpec;
+import io.sluice.spec.SpecLoader;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import org.apache.spark.sql.Dataset;
+import org.apache.spark.sql.Row;
+import org.apache.spark.sql.SparkSession;
+
+/**
+ * Times one REPLACE USING batch through a real pipeline update against the same batch as a
+ * plain Delta append (the lower bound) and as the MERGE an experienced user would write
+ * (latest row per key, then update when newer, insert when new), on targets of two sizes.
+ *
+ * <p>Batches touch recent keys (the newest bookings change most), which is what lets a
+ * keyed write prune files; the report says so. Times include starting the flow's stream.
+ */
+public final class ReplaceUsingBenchmark {
+  private final SparkSession spark;
+  private final Path root;
+  private final PrintStream out;
+  private final List<String> report = new ArrayList<>();
+
+  public ReplaceUsingBenchmark(SparkSession spark, Path root, PrintStream out) {
+    this.spark = spark;
+    this.root = root;
+    this.out = out;
+  }
+
+  public void run(long targetRows, double[] fractions) {
+    report.add(String.format(Locale.ROOT, "%-10s %-9s %10s %12s %12s %12s %9s %9s",
+        "target", "batch", "rows", "append s", "merge s", "sluice s", "vs append", "vs merge"));
+    Target big = load("big", targetRows);
+    long sequence = 2;
+    for (double fraction : fractions) {
+      measure(big, Math.max(1, (long) (targetRows * fraction)), sequence++, String.format(Locale.ROOT, "%.1f%%", fraction * 100));
+    }
+    Target small = load("small", targetRows / 10);
+    long sameBatch = Math.max(1, (long) (targetRows * fractions[0]));
+    measure(small, sameBatch, 2, "same rows");
+    report.forEach(out::println);
+  }
+
+  private record Target(String name, long rows, String database, PipelineSpec spec) {}
+
+  /** A pipeline whose REPLACE USING table holds {@code rows} keys after its first update. */
+  private Target load(String name, long rows) {
+    String database = "bench_" + name;
+    Path dir = root.resolve(name);
+    write(dir.resolve("spark-pipeline.yml"), "name: bench_" + name + "\nstorage: " + root.resolve("storage-" + name)
+        + "\ndatabase: " + database + "\nlibraries:\n  - glob: {include: '*.sql'}\n");
+    write(dir.resolve("target.sql"), """
+        CREATE STREAMING TABLE bookings
+        FLOW REPLACE USING (booking_id) SEQUENCE BY seq BY NAME
+        SELECT * FROM STREAM(%s.updates);
+        """.formatted(database));
+    spark.sql("DROP DATABASE IF EXISTS " + database + " CASCADE");
+    spark.sql("CREATE DATABASE " + database);
+    rows(0, rows, 1).writeTo(database + ".updates").using("delta").createOrReplace();
+    PipelineSpec spec = SpecLoader.load(dir);
+    double seconds = time(() -> PipelineUpdate.run(spark, spec, UpdateOptions.DEFAULT, List.of()));
+    spark.sql("OPTIMIZE " + database + ".bookings");
+    out.printf(Locale.ROOT, "loaded %s target: %d rows in %.1f s%n", name, rows, seconds);
+    return new Target(name, rows, database, spec);
+  }
+
+  private void measure(Target target, long batchRows, long sequence, String label) {
+    // Recent keys: the newest bookings are the ones that change.
+    Dataset<Row> batch = rows(target.rows() - 2 * batchRows, batchRows, sequence).where("pmod(booking_id, 2) = 0")
+        .unionByName(rows(target.rows() - batchRows / 2, batchRows / 2 + 1, sequence));
+    String staged = target.database() + ".batch";
+    batch.writeTo(staged).using("delta").createOrReplace();
+    long count = spark.table(staged).count();
+    String table = target.database() + ".bookings";
+
+    clone(table, target.database() + ".append_copy");
+    double append = time(() -> append(spark.table(staged), target.database() + ".append_copy"));
+    clone(table, target.database() + ".merge_copy");
+    double merge = time(() -> spark.sql("""
+        MERGE INTO %1$s.merge_copy t
+        USING (SELECT booking_id, property_id, status, total_amount, seq FROM (
+                 SELECT *, row_number() OVER (PARTITION BY booking_id ORDER BY seq DESC) AS rn FROM %1$s.batch)
+               WHERE rn = 1) s
+        ON t.booking_id = s.booking_id
+        WHEN MATCHED AND s.seq > t.seq THEN UPDATE SET *
+        WHEN NOT MATCHED THEN INSERT *
+        """.formatted(target.database())).collectAsList());
+
+    append(spark.table(staged), target.database() + ".updates");
+    UpdateResult[] result = new UpdateResult[1];
+    time(() -> result[0] = PipelineUpdate.run(spark, target.spec(), UpdateOptions.DEFAULT, List.of()));
+    FlowOutcome flow = result[0].flows().get(0);
+    double sluice = flow.duration().toMillis() / 1000.0;
+    report.add(String.format(Locale.ROOT, "%-10s %-9s %10d %12s %12s %12s %9.1fx %9.2fx",
+        target.name() + " " + target.rows(), label, count, rate(append, count), rate(merge, count), rate(sluice, count),
+        sluice / append, sluice / merge));
+  }
+
+  /** A metadata-only copy, so the baselines write into the same files as Sluice, not into its table. */
+  private void clone(String table, String copy) {
+    spark.sql("DROP TABLE IF EXISTS " + copy);
+    spark.sql("CREATE TABLE " + copy + " SHALLOW CLONE " + table);
+  }
+
+  private static String rate(double seconds, long rows) {
+    return String.format(Locale.ROOT, "%.1f (%.0fk/s)", seconds, rows / seconds / 1000);
+  }
+
+  private Dataset<Row> rows(long firstKey, long count, long sequence) {
+    return spark.range(Math.max(0, firstKey), Math.max(0, firstKey) + count).toDF("booking_id").selectExpr(
+        "booking_id",
+        "pmod(hash(booking_id, 'property'), 50000) AS property_id",
+        "element_at(array('pending', 'confirmed', 'modified', 'cancelled'), 1 + pmod(hash(booking_id, " + sequence + "), 4)) AS status",
+        "CAST(pmod(hash(booking_id, " + sequence + ", 'amount'), 300000) / 100.0 AS DECIMAL(10,2)) AS total_amount",
+        sequence + "L AS seq");
+  }
+
+  private static double time(Runnable work) {
+    long start = System.nanoTime();
+    work.run();
+    return (System.nanoTime() - start) / 1e9;
+  }
+
+  private static void append(Dataset<Row> rows, String table) {
+    try {
+      rows.writeTo(table).append();
+    } catch (Exception e) {
+      throw SparkErrors.unchecked(e);
+    }
+  }
+
+  private static void write(Path file, String text) {
+    try {
+      Files.createDirectories(file.getParent());
+      Files.writeString(file, text);
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+}
