@@ -60,9 +60,15 @@ class BadInputE2E {
   }
 
   @Test
-  void malformedSql() {
+  void malformedSqlInAQuery() {
     definitions("-- a typo on line 4\n" + GOOD + "\n\nCREATE MATERIALIZED VIEW m AS SELEC id FROM good;\n");
     refused(shared, List.of("t\\.sql:4\\b", "SELEC"), "run");
+  }
+
+  @Test
+  void malformedPipelineStatement() {
+    definitions(GOOD + "\nCREATE STREAMING TABEL other AS SELECT id FROM STREAM(good);\n");
+    refused(shared, List.of("t\\.sql:2\\b", "TABEL"), "run");
   }
 
   @Test
