@@ -26,8 +26,11 @@ public final class SparkErrors {
     } else {
       message = String.valueOf(e.getMessage());
     }
-    int newline = message.indexOf('\n');
-    String line = newline < 0 ? message : message.substring(0, newline);
-    return line.replaceAll(" SQLSTATE: \\w+\\.?$", "").trim();
+    String text = message.strip();
+    int newline = text.indexOf('\n');
+    String line = newline < 0 ? text : text.substring(0, newline);
+    // Spark's positions are relative to the query text; Sluice reports the file's line instead.
+    return line.replaceAll("\\(line \\d+, pos \\d+\\)", "").replaceAll(";? line \\d+ pos \\d+;?", "")
+        .replaceAll(" SQLSTATE: \\w+\\.?", "").strip();
   }
 }

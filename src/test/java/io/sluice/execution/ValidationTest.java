@@ -127,5 +127,6 @@ class ValidationTest {
         """);
     assertEquals("SQL_SYNTAX_ERROR", e.errorClass());
     assertEquals(3, e.origin().line());
+    assertTrue(e.getMessage().contains("PARSE_SYNTAX_ERROR") && e.getMessage().contains("FORM"), e.getMessage());
   }
 }
