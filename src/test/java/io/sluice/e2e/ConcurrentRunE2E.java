@@ -27,24 +27,28 @@ class ConcurrentRunE2E {
     }
 
     Sluice.Running first = Sluice.start(dir, "run");
-    // The first run holds the pipeline from before its Spark session starts; once its flow
-    // has a checkpoint it is certainly inside the update.
-    long deadline = System.nanoTime() + Duration.ofMinutes(3).toNanos();
-    while (!Files.isDirectory(dir.resolve(".sluice/checkpoints"))) {
-      if (!first.process.isAlive() || System.nanoTime() > deadline) {
-        fail("the first run did not get going: " + first.await(Duration.ofMinutes(1)));
+    try {
+      // The first run holds the pipeline from before its Spark session starts; once its flow
+      // has a checkpoint it is certainly inside the update.
+      long deadline = System.nanoTime() + Duration.ofMinutes(3).toNanos();
+      while (!Files.isDirectory(dir.resolve(".sluice/checkpoints"))) {
+        if (!first.process.isAlive() || System.nanoTime() > deadline) {
+          fail("the first run did not get going: " + first.await(Duration.ofMinutes(1)));
+        }
+        Thread.sleep(20);
       }
-      Thread.sleep(20);
+
+      Sluice.Result second = Sluice.run(dir, "run");
+      assertTrue(first.process.isAlive(), "the first run was still going when the second one ended");
+      assertTrue(second.exit() != 0, () -> "the second run must refuse: " + second);
+      assertTrue(second.stderr().contains("already being updated"), () -> "a clear message: " + second);
+      assertEquals(1, second.errorLines().size(), () -> "one line: " + second);
+
+      Sluice.Result firstResult = first.await(Sluice.TIMEOUT);
+      assertEquals(0, firstResult.exit(), () -> "the first run completes: " + firstResult);
+      assertTrue(firstResult.stdout().contains("COMPLETED"), firstResult::toString);
+    } finally {
+      first.process.destroyForcibly();
     }
-
-    Sluice.Result second = Sluice.run(dir, "run");
-    assertTrue(first.process.isAlive(), "the first run was still going when the second one ended");
-    assertTrue(second.exit() != 0, () -> "the second run must refuse: " + second);
-    assertTrue(second.stderr().contains("already being updated"), () -> "a clear message: " + second);
-    assertEquals(1, second.errorLines().size(), () -> "one line: " + second);
-
-    Sluice.Result firstResult = first.await(Sluice.TIMEOUT);
-    assertEquals(0, firstResult.exit(), () -> "the first run completes: " + firstResult);
-    assertTrue(firstResult.stdout().contains("COMPLETED"), firstResult::toString);
   }
 }

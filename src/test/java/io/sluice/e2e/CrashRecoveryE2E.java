@@ -71,7 +71,11 @@ class CrashRecoveryE2E {
 
     // 1st run: killed while a batch of events_raw is in flight, after three committed.
     Sluice.Running first = Sluice.start(dir, "run");
-    assertTrue(isJava(first.process), "bin/sluice execs the JVM, so its pid is the JVM's");
+    boolean java = isJava(first.process);
+    if (!java) {
+      first.process.destroyForcibly();
+    }
+    assertTrue(java, "bin/sluice execs the JVM, so its pid is the JVM's and SIGKILL reaches the JVM itself");
     killWhen(first, "a batch of events_raw in flight after 3 committed", () -> {
       Path cp = findCheckpoint(dir, "events_raw");
       return cp != null && commits(cp) >= 3 && count(cp.resolve("offsets")) > commits(cp);
@@ -100,21 +104,28 @@ class CrashRecoveryE2E {
   /** Kills the run with SIGKILL as soon as {@code condition} holds (polled every 10 ms). */
   static void killWhen(Sluice.Running run, String what, BooleanSupplier condition) throws Exception {
     long deadline = System.nanoTime() + Duration.ofMinutes(4).toNanos();
+    try {
+      awaitCondition(run, what, condition, deadline);
+    } finally {
+      run.process.destroyForcibly();
+    }
+    int exit = run.process.waitFor();
+    Sluice.Result killed = run.finish(exit);
+    System.out.println("[e2e] killed: " + what);
+    assertEquals(128 + 9, exit, () -> "killed by SIGKILL (exit 137): " + killed);
+  }
+
+  private static void awaitCondition(Sluice.Running run, String what, BooleanSupplier condition, long deadline)
+      throws InterruptedException {
     while (!condition.getAsBoolean()) {
       if (!run.process.isAlive()) {
         fail("the run ended before it could be killed (" + what + ")\n" + run.finish(run.process.exitValue()));
       }
       if (System.nanoTime() > deadline) {
-        run.process.destroyForcibly().waitFor();
-        fail("never reached: " + what);
+        fail("never reached within 4 minutes: " + what);
       }
       Thread.sleep(10);
     }
-    run.process.destroyForcibly();
-    int exit = run.process.waitFor();
-    Sluice.Result killed = run.finish(exit);
-    System.out.println("[e2e] killed: " + what);
-    assertEquals(128 + 9, exit, () -> "killed by SIGKILL (exit 137): " + killed);
   }
 
   /** The checkpoint folder of the flow named {@code flow}: a folder of that name under .sluice/checkpoints. */

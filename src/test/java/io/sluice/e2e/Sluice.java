@@ -234,6 +234,7 @@ final class Sluice {
     if (built) {
       return;
     }
+    long start = System.nanoTime();
     try {
       Process process = new ProcessBuilder(LAUNCHER.toString(), "--version").redirectErrorStream(true).start();
       String output = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
@@ -241,6 +242,8 @@ final class Sluice {
         fail("bin/sluice --version failed: " + output);
       }
       built = true;
+      System.out.printf("[e2e] bin/sluice ready (build and start-up archive if needed) in %.1f s%n",
+          (System.nanoTime() - start) / 1e9);
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     } catch (InterruptedException e) {
