@@ -23,7 +23,20 @@ createDataset
     : CREATE (OR REFRESH)? datasetKind name=multipartIdentifier
       (LPAREN tableElement (COMMA tableElement)* RPAREN)?
       datasetClause*
-      (AS queryText)?
+      (AS queryText | FLOW replaceUsing byName queryText)?
+    ;
+
+// Keys may be missing and SEQUENCE BY left out: the parser then names what is missing.
+replaceUsing
+    : REPLACE USING LPAREN identifierList? RPAREN (SEQUENCE BY sequenceText)?
+    ;
+
+replaceWhere
+    : REPLACE WHERE predicateText
+    ;
+
+byName
+    : BY NAME
     ;
 
 datasetKind
@@ -75,7 +88,7 @@ createView
 
 createFlow
     : CREATE FLOW name=multipartIdentifier (COMMENT comment=STRING)?
-      AS INSERT INTO target=multipartIdentifier BY NAME queryText
+      AS INSERT INTO target=multipartIdentifier byName? (replaceUsing | replaceWhere)? queryText
     ;
 
 setConfiguration
@@ -104,8 +117,8 @@ identifier
 nonReserved
     : AS | BY | CATALOG | CLUSTER | COMMENT | CONSTRAINT | DATABASE | DROP | EXPECT | FAIL
     | FLOW | INSERT | INTO | MATERIALIZED | NAME | ON | OR | PARTITIONED | REFRESH | REPLACE
-    | ROW | SCHEMA | SET | STREAMING | TABLE | TBLPROPERTIES | TEMPORARY | UPDATE | USE
-    | VIEW | VIOLATION
+    | ROW | SCHEMA | SEQUENCE | SET | STREAMING | TABLE | TBLPROPERTIES | TEMPORARY | UPDATE
+    | USE | USING | VIEW | VIOLATION
     ;
 
 queryText
@@ -123,6 +136,15 @@ columnText
 
 expressionText
     : (balanced | ~(LPAREN | RPAREN | SEMI))+
+    ;
+
+// An expression that a query or BY NAME follows: it ends where they start.
+sequenceText
+    : (balanced | ~(LPAREN | RPAREN | SEMI | BY | SELECT | WITH | FROM | VALUES))+
+    ;
+
+predicateText
+    : (balanced | ~(LPAREN | RPAREN | SEMI | SELECT | WITH | FROM | VALUES))+
     ;
 
 balanced

@@ -1,8 +1,23 @@
 package io.sluice.api;
 
-/** Declares an append flow: {@code pipeline.appendFlow("f").into("t").query(ctx -> ...)}. */
+import java.util.List;
+import org.apache.spark.sql.Column;
+
+/**
+ * Declares a flow: {@code pipeline.flow("f").into("t").query(ctx -> ...)} appends; add
+ * {@link #replaceUsing} or {@link #replaceWhere} for the other kinds.
+ */
 public interface FlowBuilder {
   FlowBuilder into(String target);
+
+  /** Keyed, sequenced replacement (REPLACE USING): the highest sequence per key wins. */
+  FlowBuilder replaceUsing(List<String> keys, String sequenceColumn);
+
+  /** The same, sequenced by an expression, e.g. {@code struct(col("day"), col("version"))}. */
+  FlowBuilder replaceUsing(List<String> keys, Column sequence);
+
+  /** A batch, on every update, replacing the target rows that match {@code predicate}. */
+  FlowBuilder replaceWhere(String predicate);
 
   void query(FlowFunction query);
 }

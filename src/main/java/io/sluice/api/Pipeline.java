@@ -8,6 +8,9 @@ public interface Pipeline {
 
   ViewBuilder temporaryView(String name);
 
-  /** A flow that appends its query's rows to a streaming table; several may write into one table. */
-  FlowBuilder appendFlow(String name);
+  /**
+   * A flow into a streaming table: an append flow (several may write into one table), or a
+   * REPLACE USING or REPLACE WHERE flow when the builder says so.
+   */
+  FlowBuilder flow(String name);
 }

@@ -1,17 +1,21 @@
 package io.sluice.api;
 
+import static org.apache.spark.sql.functions.col;
+
 import io.sluice.expectations.Expectation;
 import io.sluice.expectations.ViolationAction;
 import io.sluice.graph.DatasetDefinition;
 import io.sluice.graph.DatasetName;
 import io.sluice.graph.DatasetType;
 import io.sluice.graph.FlowDefinition;
+import io.sluice.graph.FlowMode;
 import io.sluice.graph.GraphException;
 import io.sluice.graph.GraphRegistry;
 import io.sluice.graph.Origin;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
+import org.apache.spark.sql.Column;
 
 /** The {@link Pipeline} handed to Java definitions: every builder registers into a {@link GraphRegistry}. */
 public final class RegisteringPipeline implements Pipeline {
@@ -44,17 +48,18 @@ public final class RegisteringPipeline implements Pipeline {
 
       @Override
       public void query(FlowFunction query) {
-        registerWithQuery(view.build(), query);
+        registerWithQuery(view.build(), FlowMode.APPEND, query);
       }
     };
   }
 
   @Override
-  public FlowBuilder appendFlow(String name) {
+  public FlowBuilder flow(String name) {
     Origin origin = callerOrigin();
     DatasetName flowName = qualify(name, origin);
     return new FlowBuilder() {
       private DatasetName target;
+      private FlowMode mode = FlowMode.APPEND;
 
       @Override
       public FlowBuilder into(String targetName) {
@@ -63,19 +68,36 @@ public final class RegisteringPipeline implements Pipeline {
       }
 
       @Override
+      public FlowBuilder replaceUsing(List<String> keys, String sequenceColumn) {
+        return replaceUsing(keys, col(sequenceColumn));
+      }
+
+      @Override
+      public FlowBuilder replaceUsing(List<String> keys, Column sequence) {
+        mode = new FlowMode.ReplaceUsing(keys, sequence);
+        return this;
+      }
+
+      @Override
+      public FlowBuilder replaceWhere(String predicate) {
+        mode = new FlowMode.ReplaceWhere(predicate);
+        return this;
+      }
+
+      @Override
       public void query(FlowFunction query) {
         if (target == null) {
           throw new GraphException("FLOW_WITHOUT_TARGET", origin, "flow '" + name + "' needs into(target)");
         }
-        registry.register(new FlowDefinition(flowName, target, query::apply, Map.of(), false, origin));
+        registry.register(new FlowDefinition(flowName, target, query::apply, mode, Map.of(), false, origin));
       }
     };
   }
 
   /** A dataset and the implicit flow of its defining query, named after it. */
-  private void registerWithQuery(DatasetDefinition dataset, FlowFunction query) {
+  private void registerWithQuery(DatasetDefinition dataset, FlowMode mode, FlowFunction query) {
     registry.register(dataset);
-    registry.register(new FlowDefinition(dataset.name(), dataset.name(), query::apply, Map.of(), true, dataset.origin()));
+    registry.register(new FlowDefinition(dataset.name(), dataset.name(), query::apply, mode, Map.of(), true, dataset.origin()));
   }
 
   private DatasetName qualify(String name, Origin origin) {
@@ -98,6 +120,7 @@ public final class RegisteringPipeline implements Pipeline {
 
   private final class Table implements TableBuilder {
     private final DatasetDefinition.Builder builder;
+    private FlowMode mode = FlowMode.APPEND;
 
     Table(String name, DatasetType type, Origin origin) {
       this.builder = DatasetDefinition.builder(qualify(name, origin), type, origin);
@@ -172,8 +195,19 @@ public final class RegisteringPipeline implements Pipeline {
     }
 
     @Override
+    public TableBuilder replaceUsing(List<String> keys, String sequenceColumn) {
+      return replaceUsing(keys, col(sequenceColumn));
+    }
+
+    @Override
+    public TableBuilder replaceUsing(List<String> keys, Column sequence) {
+      mode = new FlowMode.ReplaceUsing(keys, sequence);
+      return this;
+    }
+
+    @Override
     public void query(FlowFunction query) {
-      registerWithQuery(builder.build(), query);
+      registerWithQuery(builder.build(), mode, query);
     }
 
     @Override

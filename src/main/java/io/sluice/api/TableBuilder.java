@@ -1,6 +1,8 @@
 package io.sluice.api;
 
+import java.util.List;
 import java.util.Map;
+import org.apache.spark.sql.Column;
 
 /** Declares a streaming table or materialized view. Finish with {@link #query} or {@link #create}. */
 public interface TableBuilder {
@@ -29,6 +31,12 @@ public interface TableBuilder {
   TableBuilder expectAllOrDrop(Map<String, String> conditionsByName);
 
   TableBuilder expectAllOrFail(Map<String, String> conditionsByName);
+
+  /** Makes the defining query a REPLACE USING flow: the highest sequence per key wins. */
+  TableBuilder replaceUsing(List<String> keys, String sequenceColumn);
+
+  /** The same, sequenced by an expression, e.g. {@code struct(col("day"), col("version"))}. */
+  TableBuilder replaceUsing(List<String> keys, Column sequence);
 
   /** Registers the dataset with its defining query (its implicit flow). */
   void query(FlowFunction query);

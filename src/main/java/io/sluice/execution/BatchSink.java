@@ -1,14 +1,26 @@
 package io.sluice.execution;
 
+import java.util.Map;
 import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
 
 /**
  * Commits one batch of checked, table-shaped rows into a flow's target. Each flow kind has
- * its own (append, overwrite, and later keyed replacement or change application); a sink
- * must be idempotent per batch id so that a batch replayed after a crash changes nothing.
+ * its own (append, overwrite, keyed replacement); a sink must be idempotent per batch id,
+ * so that a batch replayed after a crash changes nothing.
  */
 @FunctionalInterface
 interface BatchSink {
-  void write(Dataset<Row> rows, long batchId);
+  /**
+   * @param rowCount how many rows {@code rows} holds (already counted)
+   * @return the rows it wrote and its own figures for the batch's event
+   */
+  Written write(Dataset<Row> rows, long batchId, long rowCount);
+
+  /** What a sink did with one batch. */
+  record Written(long rows, Map<String, Object> metrics) {
+    static Written all(long rows) {
+      return new Written(rows, Map.of());
+    }
+  }
 }

@@ -55,6 +55,10 @@ final class FlowRun {
     return target;
   }
 
+  StructType targetSchema() {
+    return targetSchema;
+  }
+
   FlowMetrics metrics() {
     return metrics;
   }
@@ -77,15 +81,17 @@ final class FlowRun {
           new ExpectationChecker(target.name().name(), flow.name().name(), target.expectations());
       ExpectationChecker.Checked checked = checker.check(cached);
       BatchQuality quality = checked.quality();
-      sink.write(TableWriter.align(checked.rows(), targetSchema), batchId);
-      metrics.addBatch(quality.outputRows(), quality.droppedRows());
+      BatchSink.Written written =
+          sink.write(TableWriter.align(checked.rows(), targetSchema), batchId, quality.outputRows());
+      metrics.addBatch(written.rows(), quality.droppedRows());
       Map<String, Object> details = new LinkedHashMap<>();
       details.put("batch_id", batchId);
       details.put("num_input_rows", quality.inputRows());
-      details.put("num_output_rows", quality.outputRows());
+      details.put("num_output_rows", written.rows());
       details.put("data_quality", quality.toDetails());
+      details.putAll(written.metrics());
       events.event(EventLevel.METRICS, EventType.FLOW_PROGRESS,
-              "batch " + batchId + ": " + quality.outputRows() + " rows written"
+              "batch " + batchId + ": " + written.rows() + " rows written"
                   + (quality.droppedRows() > 0 ? ", " + quality.droppedRows() + " dropped" : ""))
           .flow(flow.name().name())
           .dataset(target.name().name())

@@ -9,7 +9,10 @@ final class MaterializedViewExecutor implements FlowExecutor {
   public void execute(FlowRun run) {
     String table = run.target().name().quoted();
     run.withFlowConf(() -> {
-      run.processBatch(run.buildQuery(), 0, (rows, batchId) -> DeltaWrites.overwrite(rows, table));
+      run.processBatch(run.buildQuery(), 0, (rows, batchId, count) -> {
+        DeltaWrites.overwrite(rows, table);
+        return BatchSink.Written.all(count);
+      });
       return null;
     });
   }

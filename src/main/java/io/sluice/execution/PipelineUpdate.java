@@ -11,6 +11,7 @@ import io.sluice.graph.DatasetDefinition;
 import io.sluice.graph.DatasetName;
 import io.sluice.graph.DatasetReader;
 import io.sluice.graph.DatasetType;
+import io.sluice.graph.FlowMode;
 import io.sluice.graph.GraphResolver;
 import io.sluice.graph.ResolvedFlow;
 import io.sluice.graph.ResolvedGraph;
@@ -131,7 +132,7 @@ public final class PipelineUpdate {
     try {
       flowState(flow, target, FlowState.STARTING, null);
       flowState(flow, target, FlowState.RUNNING, null);
-      executorFor(target.type()).execute(run);
+      executorFor(target.type(), flow.definition().mode()).execute(run);
       flowState(flow, target, FlowState.COMPLETED, null);
       return outcome(flow, target, FlowState.COMPLETED, run.metrics(), start, null);
     } catch (Exception e) {
@@ -146,9 +147,15 @@ public final class PipelineUpdate {
     }
   }
 
-  private FlowExecutor executorFor(DatasetType type) {
+  private FlowExecutor executorFor(DatasetType type, FlowMode mode) {
+    if (mode instanceof FlowMode.ReplaceUsing replaceUsing) {
+      return new StreamingFlowExecutor(checkpoints, (run, table, appId) -> new ReplaceUsingSink(run, table, appId, replaceUsing));
+    }
+    if (mode instanceof FlowMode.ReplaceWhere replaceWhere) {
+      return new ReplaceWhereExecutor(replaceWhere);
+    }
     return switch (type) {
-      case STREAMING_TABLE -> new AppendFlowExecutor(checkpoints);
+      case STREAMING_TABLE -> StreamingFlowExecutor.append(checkpoints);
       case MATERIALIZED_VIEW -> new MaterializedViewExecutor();
       case TEMPORARY_VIEW, PERSISTED_VIEW -> new ViewExecutor();
     };

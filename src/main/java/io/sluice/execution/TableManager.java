@@ -4,6 +4,8 @@ import io.sluice.SluiceException;
 import io.sluice.graph.DatasetDefinition;
 import io.sluice.graph.DatasetName;
 import io.sluice.graph.DatasetType;
+import io.sluice.graph.FlowMode;
+import io.sluice.graph.ResolvedFlow;
 import io.sluice.graph.ResolvedGraph;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -27,6 +29,7 @@ import org.apache.spark.sql.types.StructType;
  * update instead of leaving a table whose checkpoint is gone but whose rows are not.
  */
 final class TableManager {
+  private static final String DELETION_VECTORS = "delta.enableDeletionVectors";
   private final SparkSession spark;
   private final Checkpoints checkpoints;
   private final Path pendingDir;
@@ -39,6 +42,10 @@ final class TableManager {
 
   /** Prepares every table of the graph; returns the tables it cleared. */
   Set<DatasetName> prepare(ResolvedGraph graph, RefreshSelection selection) {
+    Set<DatasetName> keyed = graph.flows().stream()
+        .filter(f -> f.definition().mode() instanceof FlowMode.ReplaceUsing)
+        .map(ResolvedFlow::target)
+        .collect(Collectors.toSet());
     Set<DatasetName> toClear = new LinkedHashSet<>(selection.cleared());
     toClear.addAll(interruptedRefreshes(graph));
     graph.graph().datasets().values().stream()
@@ -51,6 +58,11 @@ final class TableManager {
         continue;
       }
       StructType schema = graph.schemas().get(table.name());
+      if (keyed.contains(table.name()) && !table.properties().containsKey(DELETION_VECTORS)) {
+        // Keyed replacement deletes a few rows per file: deletion vectors spare rewriting the files.
+        table = DatasetDefinition.builder(table.name(), table.type(), table.origin()).from(table)
+            .property(DELETION_VECTORS, "true").build();
+      }
       if (toClear.contains(table.name())) {
         clear(table, schema);
       } else if (!spark.catalog().tableExists(table.name().quoted())) {

@@ -60,6 +60,17 @@ public record DatasetDefinition(
       this.origin = origin;
     }
 
+    /** Starts from every clause of an existing definition. */
+    public Builder from(DatasetDefinition other) {
+      declaredSchema = other.declaredSchema().orElse(null);
+      expectations.addAll(other.expectations());
+      partitionColumns.addAll(other.partitionColumns());
+      clusterColumns.addAll(other.clusterColumns());
+      properties.putAll(other.properties());
+      comment = other.comment().orElse(null);
+      return this;
+    }
+
     public Builder schema(String ddl) {
       this.declaredSchema = ddl;
       return this;

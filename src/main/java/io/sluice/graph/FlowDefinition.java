@@ -3,7 +3,8 @@ package io.sluice.graph;
 import java.util.Map;
 
 /**
- * A flow as declared: it writes the rows of {@code query} into {@code target}.
+ * A flow as declared: it writes the rows of {@code query} into {@code target}, as its
+ * {@code mode} says.
  *
  * @param sqlConf Spark SQL settings in force where the flow was defined (SQL {@code SET})
  * @param implicit whether the flow was declared by its dataset's own {@code AS query}
@@ -12,6 +13,7 @@ public record FlowDefinition(
     DatasetName name,
     DatasetName target,
     FlowQuery query,
+    FlowMode mode,
     Map<String, String> sqlConf,
     boolean implicit,
     Origin origin) {

@@ -59,7 +59,13 @@ public final class GraphValidator {
     for (ResolvedFlow flow : graph.flows()) {
       DatasetDefinition target = graph.dataset(flow.target());
       Origin origin = flow.definition().origin();
-      if (target.type() == DatasetType.STREAMING_TABLE && !flow.streaming()) {
+      FlowMode mode = flow.definition().mode();
+      if (mode instanceof FlowMode.ReplaceUsing replaceUsing) {
+        ReplaceUsingValidator.validate(spark, graph, flow, replaceUsing);
+      }
+      if (mode instanceof FlowMode.ReplaceWhere replaceWhere) {
+        validateReplaceWhere(spark, graph, flow, replaceWhere);
+      } else if (target.type() == DatasetType.STREAMING_TABLE && !flow.streaming()) {
         throw new GraphException("FLOW_NOT_STREAMING", origin,
             "flow '" + flow.name() + "' into streaming table '" + target.name()
                 + "' reads no stream; read its source with STREAM(...) or make '" + target.name()
@@ -95,6 +101,23 @@ public final class GraphValidator {
         }
       }
       validateExpectations(spark, dataset, schema);
+    }
+  }
+
+  private static void validateReplaceWhere(
+      SparkSession spark, ResolvedGraph graph, ResolvedFlow flow, FlowMode.ReplaceWhere mode) {
+    Origin origin = flow.definition().origin();
+    if (flow.streaming()) {
+      throw new GraphException("REPLACE_WHERE_STREAMING_SOURCE", origin,
+          "REPLACE WHERE flow '" + flow.name() + "' runs as a batch on every update; read its source without STREAM");
+    }
+    StructType target = graph.schemas().get(flow.target());
+    try {
+      SparkPlans.empty(spark, target, false).where(mode.predicate()).schema();
+    } catch (Exception e) {
+      throw new GraphException("INVALID_REPLACE_WHERE", origin,
+          "the REPLACE WHERE predicate of flow '" + flow.name() + "' is not valid on '" + flow.target() + "': "
+              + SparkErrors.firstLine(e), e);
     }
   }
 

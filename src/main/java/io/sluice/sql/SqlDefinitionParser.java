@@ -1,11 +1,14 @@
 package io.sluice.sql;
 
+import static org.apache.spark.sql.functions.expr;
+
 import io.sluice.expectations.Expectation;
 import io.sluice.expectations.ViolationAction;
 import io.sluice.graph.DatasetDefinition;
 import io.sluice.graph.DatasetName;
 import io.sluice.graph.DatasetType;
 import io.sluice.graph.FlowDefinition;
+import io.sluice.graph.FlowMode;
 import io.sluice.graph.GraphException;
 import io.sluice.graph.GraphRegistry;
 import io.sluice.graph.Origin;
@@ -18,6 +21,7 @@ import io.sluice.sql.SluiceSqlParser.IdentifierContext;
 import io.sluice.sql.SluiceSqlParser.MultipartIdentifierContext;
 import io.sluice.sql.SluiceSqlParser.PropertyContext;
 import io.sluice.sql.SluiceSqlParser.QueryTextContext;
+import io.sluice.sql.SluiceSqlParser.ReplaceUsingContext;
 import io.sluice.sql.SluiceSqlParser.SetConfigurationContext;
 import io.sluice.sql.SluiceSqlParser.TableElementContext;
 import io.sluice.sql.SluiceSqlParser.UseNamespaceContext;
@@ -115,8 +119,28 @@ public final class SqlDefinitionParser {
     }
     registry.register(dataset.build());
     if (ctx.queryText() != null) {
-      registry.register(new FlowDefinition(name, name, query(ctx.queryText()), sqlConf, true, origin(ctx)));
+      FlowMode mode = FlowMode.APPEND;
+      if (ctx.replaceUsing() != null) {
+        if (type != DatasetType.STREAMING_TABLE) {
+          throw new GraphException("REPLACE_USING_TARGET", origin(ctx),
+              "FLOW REPLACE USING needs a streaming table; '" + name + "' is a " + type);
+        }
+        mode = replaceUsing(ctx.replaceUsing(), name);
+      }
+      registry.register(new FlowDefinition(name, name, query(ctx.queryText()), mode, sqlConf, true, origin(ctx)));
     }
+  }
+
+  private FlowMode.ReplaceUsing replaceUsing(ReplaceUsingContext ctx, DatasetName flow) {
+    if (ctx.identifierList() == null) {
+      throw new GraphException("REPLACE_USING_WITHOUT_KEYS", origin(ctx),
+          "REPLACE USING of flow '" + flow + "' names no key column: REPLACE USING (key, ...)");
+    }
+    if (ctx.sequenceText() == null) {
+      throw new GraphException("REPLACE_USING_WITHOUT_SEQUENCE", origin(ctx),
+          "REPLACE USING of flow '" + flow + "' needs SEQUENCE BY column after its keys");
+    }
+    return new FlowMode.ReplaceUsing(identifiers(ctx.identifierList().identifier()), expr(text(ctx.sequenceText())));
   }
 
   private void datasetClause(DatasetClauseContext clause, DatasetDefinition.Builder dataset) {
@@ -151,12 +175,23 @@ public final class SqlDefinitionParser {
       view.comment(unquote(ctx.comment));
     }
     registry.register(view.build());
-    registry.register(new FlowDefinition(name, name, query(ctx.queryText()), sqlConf, true, origin(ctx)));
+    registry.register(new FlowDefinition(name, name, query(ctx.queryText()), FlowMode.APPEND, sqlConf, true, origin(ctx)));
   }
 
   private void createFlow(CreateFlowContext ctx) {
+    DatasetName name = name(ctx.name);
+    if (ctx.byName() == null) {
+      throw new GraphException("BY_NAME_REQUIRED", origin(ctx),
+          "flow '" + name + "' must match columns by name: INSERT INTO " + ctx.target.getText() + " BY NAME ...");
+    }
+    FlowMode mode = FlowMode.APPEND;
+    if (ctx.replaceUsing() != null) {
+      mode = replaceUsing(ctx.replaceUsing(), name);
+    } else if (ctx.replaceWhere() != null) {
+      mode = new FlowMode.ReplaceWhere(text(ctx.replaceWhere().predicateText()));
+    }
     registry.register(new FlowDefinition(
-        name(ctx.name), name(ctx.target), query(ctx.queryText()), sqlConf, false, origin(ctx)));
+        name, name(ctx.target), query(ctx.queryText()), mode, sqlConf, false, origin(ctx)));
   }
 
   private void set(SetConfigurationContext ctx) {

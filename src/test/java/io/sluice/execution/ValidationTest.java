@@ -129,4 +129,43 @@ class ValidationTest {
     assertEquals(3, e.origin().line());
     assertTrue(e.getMessage().contains("PARSE_SYNTAX_ERROR") && e.getMessage().contains("FORM"), e.getMessage());
   }
+
+  private static final String SOURCE =
+      "STREAM read_files('landing', format => 'json', schema => 'id INT, v STRING, m MAP<STRING, INT>')";
+
+  @Test
+  void replaceUsingErrorsOfSection25() {
+    assertEquals("REPLACE_USING_WITHOUT_KEYS", failsToRun(
+        "CREATE STREAMING TABLE t FLOW REPLACE USING () SEQUENCE BY id BY NAME SELECT * FROM " + SOURCE + ";").errorClass());
+    assertEquals("REPLACE_USING_REPEATED_KEY", failsToRun(
+        "CREATE STREAMING TABLE t FLOW REPLACE USING (v, V) SEQUENCE BY id BY NAME SELECT * FROM " + SOURCE + ";").errorClass());
+    SluiceException missingKey = failsToRun(
+        "CREATE STREAMING TABLE t FLOW REPLACE USING (nope) SEQUENCE BY id BY NAME SELECT * FROM " + SOURCE + ";");
+    assertEquals("REPLACE_USING_KEY_NOT_FOUND", missingKey.errorClass());
+    assertTrue(missingKey.getMessage().contains("'nope'"), missingKey.getMessage());
+    assertEquals("REPLACE_USING_SEQUENCE_NOT_FOUND", failsToRun(
+        "CREATE STREAMING TABLE t FLOW REPLACE USING (v) SEQUENCE BY nope BY NAME SELECT * FROM " + SOURCE + ";").errorClass());
+    assertEquals("REPLACE_USING_KEY_NOT_ORDERABLE", failsToRun(
+        "CREATE STREAMING TABLE t FLOW REPLACE USING (m) SEQUENCE BY id BY NAME SELECT * FROM " + SOURCE + ";").errorClass());
+    assertEquals("REPLACE_USING_WITHOUT_SEQUENCE", failsToRun(
+        "CREATE STREAMING TABLE t;\nCREATE FLOW f AS INSERT INTO t BY NAME REPLACE USING (v) SELECT * FROM " + SOURCE + ";")
+        .errorClass());
+    assertEquals("REPLACE_USING_SOURCE_NOT_STREAMING", failsToRun("""
+        CREATE MATERIALIZED VIEW batch AS SELECT 1 AS id, 'x' AS v;
+        CREATE STREAMING TABLE t;
+        CREATE FLOW f AS INSERT INTO t BY NAME REPLACE USING (v) SEQUENCE BY id SELECT * FROM batch;
+        """).errorClass());
+    SluiceException notAlone = failsToRun("""
+        CREATE STREAMING TABLE t FLOW REPLACE USING (v) SEQUENCE BY id BY NAME SELECT * FROM %s;
+        CREATE FLOW other AS INSERT INTO t BY NAME SELECT * FROM %s;
+        """.formatted(SOURCE, SOURCE));
+    assertEquals("REPLACE_USING_NOT_ALONE", notAlone.errorClass());
+    assertTrue(notAlone.getMessage().contains("'other'"), notAlone.getMessage());
+    assertEquals("FLOW_TARGET_NOT_DEFINED", failsToRun(
+        "CREATE FLOW f AS INSERT INTO nowhere BY NAME REPLACE USING (v) SEQUENCE BY id SELECT * FROM " + SOURCE + ";")
+        .errorClass());
+    assertEquals("BY_NAME_REQUIRED", failsToRun(
+        "CREATE STREAMING TABLE t;\nCREATE FLOW f AS INSERT INTO t REPLACE USING (v) SEQUENCE BY id SELECT * FROM " + SOURCE + ";")
+        .errorClass());
+  }
 }

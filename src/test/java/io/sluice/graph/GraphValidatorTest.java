@@ -206,7 +206,7 @@ class GraphValidatorTest {
     registry.register(DatasetDefinition.builder(name("t"), DatasetType.STREAMING_TABLE, table)
         .expectation(new Expectation("e", "x > 0", ViolationAction.WARN, table))
         .build());
-    registry.register(new FlowDefinition(name("f"), name("u"), resolution -> null, Map.of(), false, flow));
+    registry.register(new FlowDefinition(name("f"), name("u"), resolution -> null, FlowMode.APPEND, Map.of(), false, flow));
 
     SluiceException e = assertThrows(SluiceException.class, () -> GraphValidator.validateStructure(registry.toGraph()));
 

@@ -23,6 +23,6 @@ public class SamplePipelineDefinition implements PipelineDefinition {
         .query(ctx -> ctx.read("orders_clean"));
     p.temporaryView("recent").query(ctx -> ctx.read("orders_clean")); // @line:recent
     p.streamingTable("all_orders").create(); // @line:all_orders
-    p.appendFlow("from_eu").into("all_orders").query(ctx -> ctx.readStream("orders_clean")); // @line:from_eu
+    p.flow("from_eu").into("all_orders").query(ctx -> ctx.readStream("orders_clean")); // @line:from_eu
   }
 }

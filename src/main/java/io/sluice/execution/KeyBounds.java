@@ -1,0 +1,43 @@
+package io.sluice.execution;
+
+import static org.apache.spark.sql.functions.col;
+import static org.apache.spark.sql.functions.lit;
+import static org.apache.spark.sql.functions.max;
+import static org.apache.spark.sql.functions.min;
+
+import java.util.List;
+import org.apache.spark.sql.Column;
+import org.apache.spark.sql.Dataset;
+import org.apache.spark.sql.Row;
+
+/**
+ * Literal bounds on one key column, taken from a batch: the batch's values as an IN list
+ * (or their range, past {@value #IN_LIST_LIMIT} values), and whether NULL is among them.
+ * Open-source Delta prunes files by such literals, not by a join's keys, so they keep a
+ * keyed write's cost proportional to the batch, not to the table.
+ */
+record KeyBounds(Object[] values, Object low, Object high, boolean hasNull) {
+  static final int IN_LIST_LIMIT = 1000;
+
+  static KeyBounds of(Dataset<Row> keys, String column) {
+    List<Row> distinct = keys.select(col("`" + column + "`")).distinct().limit(IN_LIST_LIMIT + 1).collectAsList();
+    boolean hasNull = distinct.stream().anyMatch(r -> r.isNullAt(0));
+    if (distinct.size() <= IN_LIST_LIMIT) {
+      Object[] values = distinct.stream().filter(r -> !r.isNullAt(0)).map(r -> r.get(0)).toArray();
+      return new KeyBounds(values, null, null, hasNull);
+    }
+    Row range = keys.agg(min(col("`" + column + "`")), max(col("`" + column + "`"))).first();
+    return new KeyBounds(null, range.get(0), range.get(1), hasNull);
+  }
+
+  /** The predicate on {@code key} (a column reference, possibly qualified by an alias). */
+  Column on(Column key) {
+    Column bounds;
+    if (values != null) {
+      bounds = values.length == 0 ? lit(false) : key.isin(values);
+    } else {
+      bounds = key.between(lit(low), lit(high));
+    }
+    return hasNull ? bounds.or(key.isNull()) : bounds;
+  }
+}

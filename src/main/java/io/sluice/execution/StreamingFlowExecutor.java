@@ -1,0 +1,82 @@
+package io.sluice.execution;
+
+import io.sluice.SluiceException;
+import io.sluice.graph.SparkErrors;
+import java.nio.file.Path;
+import java.util.concurrent.TimeoutException;
+import org.apache.spark.api.java.function.VoidFunction2;
+import org.apache.spark.sql.Dataset;
+import org.apache.spark.sql.Row;
+import org.apache.spark.sql.streaming.StreamingQuery;
+import org.apache.spark.sql.streaming.StreamingQueryException;
+import org.apache.spark.sql.streaming.Trigger;
+
+/**
+ * A streaming flow: it processes what is available when it starts (Trigger.AvailableNow)
+ * and stops, handing each micro-batch to its kind's {@link BatchSink}. Exactly-once: each
+ * batch is one Delta commit tagged with the flow's app id and the batch id, so a batch that
+ * Spark replays after a crash is skipped by Delta if it had committed.
+ */
+final class StreamingFlowExecutor implements FlowExecutor {
+  /** Makes the sink of one flow, given its target table and its write identity. */
+  @FunctionalInterface
+  interface SinkFactory {
+    BatchSink create(FlowRun run, String table, String appId);
+  }
+
+  private final Checkpoints checkpoints;
+  private final SinkFactory sinks;
+
+  StreamingFlowExecutor(Checkpoints checkpoints, SinkFactory sinks) {
+    this.checkpoints = checkpoints;
+    this.sinks = sinks;
+  }
+
+  /** Plain appends: the default flow of a streaming table. */
+  static StreamingFlowExecutor append(Checkpoints checkpoints) {
+    return new StreamingFlowExecutor(checkpoints, (run, table, appId) -> (rows, batchId, count) -> {
+      DeltaWrites.idempotentAppend(rows, table, appId, batchId);
+      return BatchSink.Written.all(count);
+    });
+  }
+
+  @Override
+  public void execute(FlowRun run) {
+    Path checkpoint = checkpoints.location(run.target().name(), run.flow().name());
+    String appId = checkpoints.appId(run.target().name(), run.flow().name());
+    BatchSink sink = sinks.create(run, run.target().name().quoted(), appId);
+    Dataset<Row> stream = run.buildQuery();
+    StreamingQuery query = run.withFlowConf(() -> start(stream, checkpoint, run, sink));
+    await(query);
+  }
+
+  private static StreamingQuery start(Dataset<Row> stream, Path checkpoint, FlowRun run, BatchSink sink) {
+    try {
+      return stream.writeStream()
+          .option("checkpointLocation", checkpoint.toString())
+          .trigger(Trigger.AvailableNow())
+          .foreachBatch((VoidFunction2<Dataset<Row>, Long>) (batch, batchId) -> run.processBatch(batch, batchId, sink))
+          .start();
+    } catch (TimeoutException e) {
+      throw new IllegalStateException("the streaming query did not start", e);
+    }
+  }
+
+  /** Waits for the query; a failure inside a batch comes back as the error that caused it. */
+  private static void await(StreamingQuery query) {
+    try {
+      query.awaitTermination();
+    } catch (StreamingQueryException e) {
+      for (Throwable cause = e; cause != null; cause = cause.getCause()) {
+        if (cause instanceof SluiceException sluice) {
+          throw sluice;
+        }
+      }
+      Throwable root = e;
+      while (root.getCause() != null && root.getCause() != root) {
+        root = root.getCause();
+      }
+      throw new FlowFailedException(SparkErrors.firstLine(root), e);
+    }
+  }
+}

@@ -1,0 +1,77 @@
+package io.sluice.graph;
+
+import java.util.HashSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Set;
+import org.apache.spark.sql.SparkSession;
+import org.apache.spark.sql.catalyst.expressions.RowOrdering$;
+import org.apache.spark.sql.types.DataType;
+import org.apache.spark.sql.types.StructField;
+import org.apache.spark.sql.types.StructType;
+
+/** The checks of SEMANTICS §2.5 on a REPLACE USING flow, each with its own error class. */
+final class ReplaceUsingValidator {
+  private ReplaceUsingValidator() {}
+
+  static void validate(SparkSession spark, ResolvedGraph graph, ResolvedFlow flow, FlowMode.ReplaceUsing mode) {
+    Origin origin = flow.definition().origin();
+    String name = "REPLACE USING flow '" + flow.name() + "'";
+    if (graph.dataset(flow.target()).type() != DatasetType.STREAMING_TABLE) {
+      throw new GraphException("REPLACE_USING_TARGET", origin, name + " needs a streaming table as its target");
+    }
+    List<ResolvedFlow> others = graph.flowsInto(flow.target()).stream().filter(f -> !f.name().equals(flow.name())).toList();
+    if (!others.isEmpty()) {
+      throw new GraphException("REPLACE_USING_NOT_ALONE", origin, name + " must be the only flow into '"
+          + flow.target() + "', but flow '" + others.get(0).name() + "' (" + others.get(0).definition().origin()
+          + ") writes into it too");
+    }
+    if (!flow.streaming()) {
+      throw new GraphException("REPLACE_USING_SOURCE_NOT_STREAMING", origin,
+          name + " needs a streaming source: read it with STREAM(...)");
+    }
+    if (mode.keys().isEmpty()) {
+      throw new GraphException("REPLACE_USING_WITHOUT_KEYS", origin, name + " names no key column");
+    }
+    StructType output = flow.schema();
+    Set<String> seen = new HashSet<>();
+    for (String key : mode.keys()) {
+      if (!seen.add(key.toLowerCase(Locale.ROOT))) {
+        throw new GraphException("REPLACE_USING_REPEATED_KEY", origin, name + " names key '" + key + "' twice");
+      }
+      StructField field = field(output, key);
+      if (field == null) {
+        throw new GraphException("REPLACE_USING_KEY_NOT_FOUND", origin, name + ": key '" + key
+            + "' is not a column of its query; the query returns " + String.join(", ", output.fieldNames()));
+      }
+      if (!orderable(field.dataType())) {
+        throw new GraphException("REPLACE_USING_KEY_NOT_ORDERABLE", origin, name + ": key '" + key + "' is of type "
+            + field.dataType().simpleString() + ", which cannot be compared and sorted; choose another key");
+      }
+    }
+    DataType sequence;
+    try {
+      sequence = SparkPlans.empty(spark, output, false).select(mode.sequence()).schema().fields()[0].dataType();
+    } catch (Exception e) {
+      throw new GraphException("REPLACE_USING_SEQUENCE_NOT_FOUND", origin, name + ": SEQUENCE BY "
+          + mode.sequence() + " does not resolve against its query's columns: " + SparkErrors.firstLine(e), e);
+    }
+    if (!orderable(sequence)) {
+      throw new GraphException("REPLACE_USING_SEQUENCE_NOT_ORDERABLE", origin, name + ": SEQUENCE BY "
+          + mode.sequence() + " is of type " + sequence.simpleString() + ", which cannot be ordered");
+    }
+  }
+
+  private static boolean orderable(DataType type) {
+    return RowOrdering$.MODULE$.isOrderable(type);
+  }
+
+  private static StructField field(StructType schema, String name) {
+    for (StructField field : schema.fields()) {
+      if (field.name().equalsIgnoreCase(name)) {
+        return field;
+      }
+    }
+    return null;
+  }
+}
