@@ -1,0 +1,175 @@
+package io.sluice.e2e;
+
+import static io.sluice.e2e.Sluice.rows;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assertions.fail;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.function.BooleanSupplier;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Exactly-once across a crash (SEMANTICS §7.1): a run that reads one file per micro-batch
+ * is killed with SIGKILL while a batch is in flight, after the first batches committed;
+ * the next run is killed too, once the bronze table is done and the downstream flows run;
+ * the third run must leave every table exactly as an uninterrupted run would.
+ */
+class CrashRecoveryE2E {
+  static final int FILES = 16;
+
+  @TempDir Path dir;
+
+  @Test
+  void twoSigkilledRunsThenACompleteOneGiveExactlyTheUninterruptedResult() throws Exception {
+    PipelineFolder pipeline = PipelineFolder.create(dir, "crash")
+        .sql("events.sql", """
+            CREATE OR REFRESH STREAMING TABLE events_raw
+            AS SELECT *, _metadata.file_name AS file
+            FROM STREAM read_files('landing', format => 'json',
+              schema => 'id INT, kind STRING, n INT', maxFilesPerTrigger => '1');
+
+            CREATE OR REFRESH STREAMING TABLE events_ok (
+              CONSTRAINT positive EXPECT (n > 0) ON VIOLATION DROP ROW
+            )
+            AS SELECT id, kind, n FROM STREAM(events_raw);
+
+            CREATE OR REFRESH MATERIALIZED VIEW totals
+            AS SELECT kind, count(*) AS events, sum(n) AS total FROM events_ok GROUP BY kind;
+            """);
+    List<String> raw = new ArrayList<>();
+    List<String> ok = new ArrayList<>();
+    Map<String, long[]> totals = new TreeMap<>();
+    for (int i = 1; i <= FILES; i++) {
+      String file = String.format("events-%02d.json", i);
+      int bValue = i % 5 == 0 ? -1 : i;
+      pipeline.json("landing/" + file,
+          "{\"id\": " + (2 * i - 1) + ", \"kind\": \"a\", \"n\": " + i + "}",
+          "{\"id\": " + (2 * i) + ", \"kind\": \"b\", \"n\": " + bValue + "}");
+      raw.add((2 * i - 1) + "|a|" + i + "|" + file);
+      raw.add((2 * i) + "|b|" + bValue + "|" + file);
+      ok.add((2 * i - 1) + "|a|" + i);
+      totals.computeIfAbsent("a", k -> new long[2])[0]++;
+      totals.get("a")[1] += i;
+      if (bValue > 0) {
+        ok.add((2 * i) + "|b|" + bValue);
+        totals.computeIfAbsent("b", k -> new long[2])[0]++;
+        totals.get("b")[1] += bValue;
+      }
+    }
+
+    // 1st run: killed while a batch of events_raw is in flight, after three committed.
+    Sluice.Running first = Sluice.start(dir, "run");
+    boolean java = isJava(first.process);
+    if (!java) {
+      first.process.destroyForcibly();
+    }
+    assertTrue(java, "bin/sluice execs the JVM, so its pid is the JVM's and SIGKILL reaches the JVM itself");
+    killWhen(first, "a batch of events_raw in flight after 3 committed", () -> {
+      Path cp = findCheckpoint(dir, "events_raw");
+      return cp != null && commits(cp) >= 3 && count(cp.resolve("offsets")) > commits(cp);
+    });
+    Path rawCheckpoint = findCheckpoint(dir, "events_raw");
+    assertTrue(commits(rawCheckpoint) < FILES, "the first run was cut short");
+
+    // 2nd run: resumes, and is killed as soon as events_raw is done, while the downstream
+    // streaming table and the materialized view are being updated.
+    Sluice.Running second = Sluice.start(dir, "run");
+    killWhen(second, "events_raw done, downstream flows running", () -> commits(rawCheckpoint) >= FILES);
+
+    // 3rd run: completes.
+    Sluice.ok(dir, "run");
+
+    Map<String, List<JsonNode>> t = Sluice.tables(dir, "events_raw", "events_ok", "totals");
+    assertEquals(raw.stream().sorted().toList(), rows(t.get("events_raw"), "id", "kind", "n", "file"),
+        "events_raw: every row exactly once");
+    assertEquals(ok.stream().sorted().toList(), rows(t.get("events_ok"), "id", "kind", "n"),
+        "events_ok: every valid row exactly once");
+    List<String> expectedTotals = totals.entrySet().stream()
+        .map(e -> e.getKey() + "|" + e.getValue()[0] + "|" + e.getValue()[1]).sorted().toList();
+    assertEquals(expectedTotals, rows(t.get("totals"), "kind", "events", "total"));
+  }
+
+  /** Kills the run with SIGKILL as soon as {@code condition} holds (polled every 10 ms). */
+  static void killWhen(Sluice.Running run, String what, BooleanSupplier condition) throws Exception {
+    long deadline = System.nanoTime() + Duration.ofMinutes(4).toNanos();
+    try {
+      awaitCondition(run, what, condition, deadline);
+    } finally {
+      run.process.destroyForcibly();
+    }
+    int exit = run.process.waitFor();
+    Sluice.Result killed = run.finish(exit);
+    System.out.println("[e2e] killed: " + what);
+    assertEquals(128 + 9, exit, () -> "killed by SIGKILL (exit 137): " + killed);
+  }
+
+  private static void awaitCondition(Sluice.Running run, String what, BooleanSupplier condition, long deadline)
+      throws InterruptedException {
+    while (!condition.getAsBoolean()) {
+      if (!run.process.isAlive()) {
+        fail("the run ended before it could be killed (" + what + ")\n" + run.finish(run.process.exitValue()));
+      }
+      if (System.nanoTime() > deadline) {
+        fail("never reached within 4 minutes: " + what);
+      }
+      Thread.sleep(10);
+    }
+  }
+
+  /** The checkpoint folder of the flow named {@code flow}: a folder of that name under .sluice/checkpoints. */
+  static Path findCheckpoint(Path pipeline, String flow) {
+    Path root = pipeline.resolve(".sluice/checkpoints");
+    if (!Files.isDirectory(root)) {
+      return null;
+    }
+    try (Stream<Path> paths = Files.walk(root, 2)) {
+      return paths.filter(p -> p.getNameCount() - root.getNameCount() == 2 && p.getFileName().toString().equals(flow))
+          .findFirst().orElse(null);
+    } catch (IOException | UncheckedIOException e) {
+      return null;
+    }
+  }
+
+  static int commits(Path checkpoint) {
+    return count(checkpoint.resolve("commits"));
+  }
+
+  /** Files named by a batch number in a checkpoint folder (Spark also leaves .crc and temp files). */
+  static int count(Path folder) {
+    if (!Files.isDirectory(folder)) {
+      return 0;
+    }
+    try (Stream<Path> files = Files.list(folder)) {
+      return (int) files.filter(f -> f.getFileName().toString().matches("\\d+")).count();
+    } catch (IOException e) {
+      if (e instanceof java.nio.file.NoSuchFileException) {
+        return 0;
+      }
+      throw new UncheckedIOException(e);
+    }
+  }
+
+  /** Whether the process is the JVM itself (bin/sluice ends with exec java). */
+  static boolean isJava(Process process) throws InterruptedException {
+    for (int i = 0; i < 200; i++) {
+      String command = process.info().command().orElse("");
+      if (command.endsWith("/java")) {
+        return true;
+      }
+      Thread.sleep(50);
+    }
+    return false;
+  }
+}

@@ -1,0 +1,69 @@
+package io.sluice.e2e;
+
+import static io.sluice.e2e.Sluice.rows;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** A new user's first steps: init, dry-run, run, query, events. */
+class InitE2E {
+  @TempDir Path tmp;
+
+  @Test
+  void initDryRunRunQueryEvents() throws IOException {
+    Path dir = tmp.resolve("my-shop");
+    Sluice.Result init = Sluice.ok(tmp, "init", "my-shop");
+    assertTrue(Files.isRegularFile(dir.resolve("spark-pipeline.yml")), init::toString);
+
+    Sluice.Result dryRun = Sluice.ok(dir, "dry-run");
+    for (String dataset : List.of("orders_raw", "orders_clean", "customer_revenue")) {
+      assertTrue(dryRun.stdout().contains(dataset), () -> "dry-run lists " + dataset + ": " + dryRun);
+    }
+    assertEquals(List.of(), Sluice.tablesOnDisk(dir), "dry-run creates no table");
+    assertTrue(!Files.exists(dir.resolve(".sluice/checkpoints")), "dry-run starts no flow");
+    assertTrue(!Files.exists(dir.resolve(".sluice/system/event_log")), "dry-run records no update");
+
+    Sluice.Result run = Sluice.ok(dir, "run");
+    assertTrue(run.stdout().contains("COMPLETED"), run::toString);
+
+    // The scaffold's rules: orders without an id or with a non-positive amount are dropped,
+    // customers are trimmed and lower-cased. Expected rows come from the scaffolded data.
+    List<String> expected = new ArrayList<>();
+    try (Stream<Path> files = Files.list(dir.resolve("data/orders"))) {
+      for (Path file : files.toList()) {
+        for (JsonNode order : Sluice.parseLines(Files.readString(file))) {
+          JsonNode amount = order.get("amount");
+          if (!order.path("order_id").isNull() && amount != null && amount.decimalValue().signum() > 0) {
+            expected.add(Sluice.text(order.get("order_id")) + "|" + order.get("customer").asText().trim().toLowerCase(Locale.ROOT)
+                + "|" + Sluice.text(amount) + "|" + order.get("status").asText());
+          }
+        }
+      }
+    }
+    assertTrue(expected.size() >= 3, "the sample has data");
+    List<JsonNode> clean = Sluice.query(dir, "SELECT * FROM orders_clean ORDER BY order_id");
+    assertEquals(expected.stream().sorted().toList(), rows(clean, "order_id", "customer", "amount", "status"));
+    List<Long> ids = clean.stream().map(r -> r.get("order_id").asLong()).toList();
+    assertEquals(ids.stream().sorted().toList(), ids, "ORDER BY order_id is kept in the JSON Lines output");
+
+    Sluice.Result events = Sluice.ok(dir, "events");
+    String out = events.stdout();
+    assertTrue(out.contains("update "), out);
+    for (String flow : List.of("orders_raw", "orders_clean", "customer_revenue")) {
+      assertTrue(out.lines().anyMatch(l -> l.contains(flow) && l.contains("COMPLETED")),
+          () -> "events shows that " + flow + " completed:\n" + out);
+    }
+    assertTrue(out.lines().anyMatch(l -> l.contains("orders_clean") && l.contains("dropped")),
+        () -> "events shows the dropped rows:\n" + out);
+  }
+}
