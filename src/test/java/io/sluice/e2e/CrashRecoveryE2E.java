@@ -101,6 +101,46 @@ class CrashRecoveryE2E {
     assertEquals(expectedTotals, rows(t.get("totals"), "kind", "events", "total"));
   }
 
+  /**
+   * REPLACE USING under SIGKILL (SEMANTICS §7.1 with §2): rows appended on an equal sequence
+   * must not be appended twice when the batch is replayed.
+   */
+  @Test
+  void replaceUsingEqualSequenceAppendsSurviveASigkill() throws Exception {
+    PipelineFolder pipeline = PipelineFolder.create(dir, "crash_replace")
+        .sql("latest.sql", """
+            CREATE STREAMING TABLE latest
+            FLOW REPLACE USING (k) SEQUENCE BY seq BY NAME
+            SELECT * FROM STREAM read_files('landing', format => 'json',
+              schema => 'k INT, seq INT, tag INT', maxFilesPerTrigger => '1');
+            """);
+    int files = 10;
+    List<String> expected = new ArrayList<>();
+    for (int i = 1; i <= files; i++) {
+      // Key 1: one sequence for ever, every batch appends. Key 2: newer each time. Key 3: older each time.
+      pipeline.json(String.format("landing/batch-%02d.json", i),
+          "{\"k\": 1, \"seq\": 1, \"tag\": " + i + "}",
+          "{\"k\": 2, \"seq\": " + i + ", \"tag\": " + i + "}",
+          "{\"k\": 3, \"seq\": " + (files + 1 - i) + ", \"tag\": " + i + "}");
+      expected.add("1|1|" + i);
+    }
+    expected.add("2|" + files + "|" + files);
+    expected.add("3|" + files + "|1");
+
+    Sluice.Running run = Sluice.start(dir, "run");
+    assertTrue(isJava(run.process), "bin/sluice execs the JVM");
+    killWhen(run, "a batch of latest in flight after 2 committed", () -> {
+      Path cp = findCheckpoint(dir, "latest");
+      return cp != null && commits(cp) >= 2 && count(cp.resolve("offsets")) > commits(cp);
+    });
+    assertTrue(commits(findCheckpoint(dir, "latest")) < files, "the run was cut short");
+    Sluice.ok(dir, "run");
+
+    Map<String, List<JsonNode>> t = Sluice.tables(dir, "latest");
+    assertEquals(expected.stream().sorted().toList(), rows(t.get("latest"), "k", "seq", "tag"),
+        "every equal-sequence row exactly once, the newest row of key 2, the first row of key 3");
+  }
+
   /** Kills the run with SIGKILL as soon as {@code condition} holds (polled every 10 ms). */
   static void killWhen(Sluice.Running run, String what, BooleanSupplier condition) throws Exception {
     long deadline = System.nanoTime() + Duration.ofMinutes(4).toNanos();
