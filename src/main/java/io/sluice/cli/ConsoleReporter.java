@@ -8,6 +8,8 @@ import io.sluice.execution.UpdateResult;
 import java.io.PrintStream;
 import java.time.Duration;
 import java.util.Locale;
+import java.util.Map;
+import java.util.stream.Collectors;
 
 /**
  * The terminal view of {@code sluice run}: flow states and batches as they happen (only on
@@ -48,6 +50,10 @@ final class ConsoleReporter implements EventListener {
       String name = flow.flow().equals(flow.dataset()) ? flow.dataset() : flow.dataset() + " <- " + flow.flow();
       out.printf("%-36s %-18s %-10s %8d %13d %8d %9s%n", name, flow.datasetType(), flow.state(), flow.batches(),
           flow.rowsWritten(), flow.rowsDropped(), seconds(flow.duration()));
+      if (!flow.kindMetrics().isEmpty()) {
+        out.println("    " + flow.kindMetrics().entrySet().stream().sorted(Map.Entry.comparingByKey())
+            .map(e -> e.getKey().replace('_', ' ') + " " + e.getValue()).collect(Collectors.joining(", ")));
+      }
     }
     result.warnings().forEach(w -> out.println("warning: " + w));
   }

@@ -1,15 +1,30 @@
 package io.sluice.execution;
 
+import java.util.LinkedHashMap;
+import java.util.Map;
+
 /** What one flow did in one update: for the run summary. */
 public final class FlowMetrics {
   private int batches;
   private long rowsWritten;
   private long rowsDropped;
+  private final Map<String, Long> kindMetrics = new LinkedHashMap<>();
 
-  synchronized void addBatch(long written, long dropped) {
+  /** Adds one batch; {@code kind} holds the flow kind's own counts (REPLACE USING's keys replaced, ...). */
+  synchronized void addBatch(long written, long dropped, Map<String, Object> kind) {
     batches++;
     rowsWritten += written;
     rowsDropped += dropped;
+    kind.forEach((name, value) -> {
+      if (value instanceof Number number) {
+        kindMetrics.merge(name, number.longValue(), Long::sum);
+      }
+    });
+  }
+
+  /** The flow kind's own counts, summed over the update's batches. */
+  public synchronized Map<String, Long> kindMetrics() {
+    return Map.copyOf(kindMetrics);
   }
 
   public synchronized int batches() {

@@ -4,12 +4,17 @@ import io.sluice.SluiceException;
 import io.sluice.eventlog.FlowState;
 import io.sluice.graph.SparkErrors;
 import java.time.Duration;
+import java.util.Map;
 import java.util.Optional;
 
-/** How one flow ended in an update, for the summary and the exit code. */
+/**
+ * How one flow ended in an update, for the summary and the exit code.
+ *
+ * @param kindMetrics the flow kind's own counts over the update (e.g. REPLACE USING's keys_replaced)
+ */
 public record FlowOutcome(
     String flow, String dataset, String datasetType, FlowState state, int batches, long rowsWritten,
-    long rowsDropped, Duration duration, Optional<Throwable> failure) {
+    long rowsDropped, Map<String, Long> kindMetrics, Duration duration, Optional<Throwable> failure) {
 
   /** The failure as a user reads it. */
   public Optional<String> errorMessage() {

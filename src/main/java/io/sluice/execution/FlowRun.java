@@ -83,7 +83,7 @@ final class FlowRun {
       BatchQuality quality = checked.quality();
       BatchSink.Written written =
           sink.write(TableWriter.align(checked.rows(), targetSchema), batchId, quality.outputRows());
-      metrics.addBatch(written.rows(), quality.droppedRows());
+      metrics.addBatch(written.rows(), quality.droppedRows(), written.metrics());
       Map<String, Object> details = new LinkedHashMap<>();
       details.put("batch_id", batchId);
       details.put("num_input_rows", quality.inputRows());
