@@ -2,6 +2,7 @@ package io.sluice.api;
 
 import java.util.List;
 import org.apache.spark.sql.Column;
+import org.apache.spark.sql.functions;
 
 /**
  * Declares a flow: {@code pipeline.flow("f").into("t").query(ctx -> ...)} appends; add
@@ -11,7 +12,9 @@ public interface FlowBuilder {
   FlowBuilder into(String target);
 
   /** Keyed, sequenced replacement (REPLACE USING): the highest sequence per key wins. */
-  FlowBuilder replaceUsing(List<String> keys, String sequenceColumn);
+  default FlowBuilder replaceUsing(List<String> keys, String sequenceColumn) {
+    return replaceUsing(keys, functions.col(sequenceColumn));
+  }
 
   /** The same, sequenced by an expression, e.g. {@code struct(col("day"), col("version"))}. */
   FlowBuilder replaceUsing(List<String> keys, Column sequence);

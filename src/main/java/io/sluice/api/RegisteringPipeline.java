@@ -1,7 +1,5 @@
 package io.sluice.api;
 
-import static org.apache.spark.sql.functions.col;
-
 import io.sluice.expectations.Expectation;
 import io.sluice.expectations.ViolationAction;
 import io.sluice.graph.DatasetDefinition;
@@ -65,11 +63,6 @@ public final class RegisteringPipeline implements Pipeline {
       public FlowBuilder into(String targetName) {
         target = qualify(targetName, origin);
         return this;
-      }
-
-      @Override
-      public FlowBuilder replaceUsing(List<String> keys, String sequenceColumn) {
-        return replaceUsing(keys, col(sequenceColumn));
       }
 
       @Override
@@ -192,11 +185,6 @@ public final class RegisteringPipeline implements Pipeline {
     private TableBuilder expectation(String name, String condition, ViolationAction action) {
       builder.expectation(new Expectation(name, condition, action, callerOrigin()));
       return this;
-    }
-
-    @Override
-    public TableBuilder replaceUsing(List<String> keys, String sequenceColumn) {
-      return replaceUsing(keys, col(sequenceColumn));
     }
 
     @Override

@@ -3,6 +3,7 @@ package io.sluice.api;
 import java.util.List;
 import java.util.Map;
 import org.apache.spark.sql.Column;
+import org.apache.spark.sql.functions;
 
 /** Declares a streaming table or materialized view. Finish with {@link #query} or {@link #create}. */
 public interface TableBuilder {
@@ -33,7 +34,9 @@ public interface TableBuilder {
   TableBuilder expectAllOrFail(Map<String, String> conditionsByName);
 
   /** Makes the defining query a REPLACE USING flow: the highest sequence per key wins. */
-  TableBuilder replaceUsing(List<String> keys, String sequenceColumn);
+  default TableBuilder replaceUsing(List<String> keys, String sequenceColumn) {
+    return replaceUsing(keys, functions.col(sequenceColumn));
+  }
 
   /** The same, sequenced by an expression, e.g. {@code struct(col("day"), col("version"))}. */
   TableBuilder replaceUsing(List<String> keys, Column sequence);
