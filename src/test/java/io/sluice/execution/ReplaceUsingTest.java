@@ -152,6 +152,22 @@ class ReplaceUsingTest {
   }
 
   @Test
+  void aFailExpectationCommitsNothingOfItsBatch() {
+    TestPipeline p = pipeline("""
+        CREATE STREAMING TABLE regions (CONSTRAINT known EXPECT (device IS NOT NULL) ON VIOLATION FAIL UPDATE)
+        FLOW REPLACE USING (region_id) SEQUENCE BY seq BY NAME
+        SELECT * FROM STREAM(events);
+        """);
+    insert(p, "(1, 'iOS', 'a', 1)");
+    assertTrue(p.run().succeeded());
+    insert(p, "(1, 'iOS', 'b', 2), (2, NULL, 'c', 1)");
+    UpdateResult result = p.run();
+    assertFalse(result.succeeded());
+    assertTrue(result.flows().get(0).errorMessage().orElseThrow().contains("expectation 'known'"));
+    assertEquals(List.of("[1,iOS,a,1]"), p.rows("SELECT * FROM regions"), "key 1 not replaced: nothing of the batch committed");
+  }
+
+  @Test
   void aNullSequenceFailsTheUpdateNamingFlowAndColumn() {
     TestPipeline p = pipeline("""
         CREATE STREAMING TABLE regions FLOW REPLACE USING (region_id) SEQUENCE BY seq BY NAME
