@@ -241,11 +241,12 @@ class SqlDefinitionParserTest {
   }
 
   @Test
-  void insertIntoWithoutByNameIsASyntaxError() {
+  void insertIntoWithoutByNameIsRefusedByName() {
     SluiceException e = fails("CREATE STREAMING TABLE t;\nCREATE FLOW f AS INSERT INTO t\nSELECT * FROM STREAM(s)");
 
-    assertEquals("SQL_SYNTAX_ERROR", e.errorClass());
-    assertEquals(at(3), e.origin());
+    assertEquals("BY_NAME_REQUIRED", e.errorClass());
+    assertEquals(at(2), e.origin());
+    assertTrue(e.getMessage().contains("BY NAME"), e.getMessage());
   }
 
   // ---------------------------------------------------------------- SET and USE
