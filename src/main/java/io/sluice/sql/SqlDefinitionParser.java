@@ -117,16 +117,16 @@ public final class SqlDefinitionParser {
       seenClauses.add(keyword);
       datasetClause(clause, dataset);
     }
+    FlowMode mode = FlowMode.APPEND;
+    if (ctx.replaceUsing() != null) {
+      if (type != DatasetType.STREAMING_TABLE) {
+        throw new GraphException("REPLACE_USING_TARGET", origin(ctx),
+            "FLOW REPLACE USING needs a streaming table; '" + name + "' is a " + type);
+      }
+      mode = replaceUsing(ctx.replaceUsing(), name);
+    }
     registry.register(dataset.build());
     if (ctx.queryText() != null) {
-      FlowMode mode = FlowMode.APPEND;
-      if (ctx.replaceUsing() != null) {
-        if (type != DatasetType.STREAMING_TABLE) {
-          throw new GraphException("REPLACE_USING_TARGET", origin(ctx),
-              "FLOW REPLACE USING needs a streaming table; '" + name + "' is a " + type);
-        }
-        mode = replaceUsing(ctx.replaceUsing(), name);
-      }
       registry.register(new FlowDefinition(name, name, query(ctx.queryText()), mode, sqlConf, true, origin(ctx)));
     }
   }

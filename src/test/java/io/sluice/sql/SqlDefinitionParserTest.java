@@ -13,6 +13,7 @@ import io.sluice.graph.DatasetDefinition;
 import io.sluice.graph.DatasetName;
 import io.sluice.graph.DatasetType;
 import io.sluice.graph.FlowDefinition;
+import io.sluice.graph.FlowMode;
 import io.sluice.graph.GraphRegistry;
 import io.sluice.graph.Origin;
 import java.nio.file.Path;
@@ -247,6 +248,48 @@ class SqlDefinitionParserTest {
     assertEquals("BY_NAME_REQUIRED", e.errorClass());
     assertEquals(at(2), e.origin());
     assertTrue(e.getMessage().contains("BY NAME"), e.getMessage());
+  }
+
+  // ---------------------------------------------------------------- REPLACE USING / WHERE
+
+  @Test
+  void inlineReplaceUsingDeclaresKeysAndSequence() {
+    DataflowGraph graph = parse("""
+        CREATE OR REFRESH STREAMING TABLE bookings_current
+        FLOW REPLACE USING (property_id, booking_id) SEQUENCE BY STRUCT(updated_at, booking_update_id) BY NAME
+        SELECT * FROM STREAM(samples.wanderbricks.booking_updates);
+        """);
+    FlowMode.ReplaceUsing mode = (FlowMode.ReplaceUsing) flow(graph, "bookings_current").mode();
+    assertEquals(List.of("property_id", "booking_id"), mode.keys());
+    assertTrue(mode.sequence().toString().toLowerCase().contains("booking_update_id"), mode.sequence().toString());
+    assertTrue(flow(graph, "bookings_current").implicit());
+  }
+
+  @Test
+  void longFormReplaceUsingAndReplaceWhere() {
+    DataflowGraph graph = parse("""
+        CREATE STREAMING TABLE t;
+        CREATE FLOW keyed AS INSERT INTO t BY NAME
+        REPLACE USING (id) SEQUENCE BY seq
+        WITH s AS (SELECT * FROM STREAM(src)) SELECT * FROM s;
+        CREATE STREAMING TABLE daily;
+        CREATE FLOW recent AS INSERT INTO daily BY NAME
+        REPLACE WHERE day >= date_sub(current_date(), 7) AND region IN (SELECT r FROM regions)
+        SELECT * FROM src;
+        """);
+    assertEquals(List.of("id"), ((FlowMode.ReplaceUsing) flow(graph, "keyed").mode()).keys());
+    assertEquals("day >= date_sub(current_date(), 7) AND region IN (SELECT r FROM regions)",
+        ((FlowMode.ReplaceWhere) flow(graph, "recent").mode()).predicate());
+  }
+
+  @Test
+  void replaceUsingWithoutKeysOrSequenceNamesWhatIsMissing() {
+    assertEquals("REPLACE_USING_WITHOUT_KEYS",
+        fails("CREATE STREAMING TABLE t FLOW REPLACE USING () SEQUENCE BY s BY NAME SELECT * FROM STREAM(x)").errorClass());
+    assertEquals("REPLACE_USING_WITHOUT_SEQUENCE",
+        fails("CREATE STREAMING TABLE t2 FLOW REPLACE USING (k) BY NAME SELECT * FROM STREAM(x)").errorClass());
+    assertEquals("REPLACE_USING_TARGET",
+        fails("CREATE MATERIALIZED VIEW t3 FLOW REPLACE USING (k) SEQUENCE BY s BY NAME SELECT * FROM x").errorClass());
   }
 
   // ---------------------------------------------------------------- SET and USE
