@@ -1,6 +1,5 @@
 package io.sluice.execution;
 
-import io.sluice.SluiceException;
 import io.sluice.eventlog.EventLevel;
 import io.sluice.eventlog.EventListener;
 import io.sluice.eventlog.EventLog;
