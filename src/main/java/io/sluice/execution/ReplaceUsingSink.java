@@ -63,21 +63,27 @@ final class ReplaceUsingSink implements BatchSink {
     SparkSession session = rows.sparkSession();
     Dataset<Row> sequenced = rows.withColumn(SEQ, mode.sequence());
     refuseNullSequences(sequenced);
+    // Persisted: the window's shuffle and the decision join feed several jobs each (bounds,
+    // decisions, counts, MERGE); recomputing them would cost the batch several times over.
     Dataset<Row> kept = sequenced
         .withColumn("__sluice_batch_max", max(col(SEQ)).over(Window.partitionBy(array(keyColumns("")))))
         .where(col(SEQ).equalTo(col("__sluice_batch_max")))
-        .drop("__sluice_batch_max");
-    Dataset<Row> batchKeys = kept.groupBy(array(keyColumns(""))).agg(max(col(SEQ)).as(SEQ));
-    KeyBounds bounds = KeyBounds.of(batchKeys, mode.keys().get(0));
-    Dataset<Row> stored = session.table(table).where(bounds.on(col("`" + mode.keys().get(0) + "`")))
-        .groupBy(array(keyColumns(""))).agg(max(mode.sequence()).as(TARGET_SEQ));
-    Dataset<Row> decisions = batchKeys.as("b").join(stored.as("t"), keysMatch("b", "t"), "left")
-        .select(array(concat(keyColumns("b."), List.of(col("b." + SEQ).as(SEQ), decision().as(DECISION)))))
+        .drop("__sluice_batch_max")
         .persist();
+    Dataset<Row> decisions = null;
+    Dataset<Row> data = null;
     try {
-      Dataset<Row> data = kept.as("k").join(decisions.as("d"), keysMatch("k", "d"))
+      Dataset<Row> batchKeys = kept.groupBy(array(keyColumns(""))).agg(max(col(SEQ)).as(SEQ));
+      KeyBounds bounds = KeyBounds.of(batchKeys, mode.keys().get(0));
+      Dataset<Row> stored = session.table(table).where(bounds.on(col("`" + mode.keys().get(0) + "`")))
+          .groupBy(array(keyColumns(""))).agg(max(mode.sequence()).as(TARGET_SEQ));
+      decisions = batchKeys.as("b").join(stored.as("t"), keysMatch("b", "t"), "left")
+          .select(array(concat(keyColumns("b."), List.of(col("b." + SEQ).as(SEQ), decision().as(DECISION)))))
+          .persist();
+      data = kept.as("k").join(decisions.as("d"), keysMatch("k", "d"))
           .where(col("d." + DECISION).isin(INSERT, REPLACE, APPEND))
-          .select(array(concat(tableColumns("k."), List.of(col("d." + DECISION).as(DECISION)))));
+          .select(array(concat(tableColumns("k."), List.of(col("d." + DECISION).as(DECISION)))))
+          .persist();
       Row counts = data.agg(
               sum(when(col(DECISION).isin(INSERT, REPLACE), 1).otherwise(0)),
               sum(when(col(DECISION).equalTo(APPEND), 1).otherwise(0)))
@@ -85,8 +91,10 @@ final class ReplaceUsingSink implements BatchSink {
       long inserted = counts.isNullAt(0) ? 0 : counts.getLong(0);
       long appended = counts.isNullAt(1) ? 0 : counts.getLong(1);
       long keysReplaced = decisions.where(col(DECISION).equalTo(REPLACE)).count();
+      Dataset<Row> source = data;
+      Dataset<Row> keyDecisions = decisions;
       long removed = inserted + appended + keysReplaced == 0 ? 0
-          : DeltaWrites.idempotently(session, appId, batchId, () -> merge(session, data, decisions, bounds));
+          : DeltaWrites.idempotently(session, appId, batchId, () -> merge(session, source, keyDecisions, bounds));
       Map<String, Object> metrics = new LinkedHashMap<>();
       metrics.put("keys_replaced", keysReplaced);
       metrics.put("rows_inserted", inserted);
@@ -95,7 +103,13 @@ final class ReplaceUsingSink implements BatchSink {
       metrics.put("target_rows_removed", removed);
       return new Written(inserted + appended, metrics);
     } finally {
-      decisions.unpersist();
+      kept.unpersist();
+      if (decisions != null) {
+        decisions.unpersist();
+      }
+      if (data != null) {
+        data.unpersist();
+      }
     }
   }
 
