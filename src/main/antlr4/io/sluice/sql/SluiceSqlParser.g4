@@ -87,8 +87,40 @@ createView
     ;
 
 createFlow
-    : CREATE FLOW name=multipartIdentifier (COMMENT comment=STRING)?
-      AS INSERT INTO target=multipartIdentifier byName? (replaceUsing | replaceWhere)? queryText
+    : CREATE FLOW name=multipartIdentifier (COMMENT comment=STRING)? AS (insertInto | autoCdc)
+    ;
+
+insertInto
+    : INSERT INTO target=multipartIdentifier byName? (replaceUsing | replaceWhere)? queryText
+    ;
+
+// The clauses may come in any order; the parser refuses one given twice and names what is missing.
+autoCdc
+    : AUTO CDC ONCE? INTO target=multipartIdentifier FROM cdcSource autoCdcClause*
+    ;
+
+cdcSource
+    : STREAM LPAREN source=multipartIdentifier RPAREN
+    | STREAM source=multipartIdentifier
+    | source=multipartIdentifier
+    ;
+
+autoCdcClause
+    : KEYS LPAREN identifierList? RPAREN                        #keysClause
+    | IGNORE NULL UPDATES (ON columnSelection)?                 #ignoreNullUpdatesClause
+    | APPLY AS DELETE WHEN clauseText                           #deleteClause
+    | APPLY AS TRUNCATE WHEN clauseText                         #truncateClause
+    | SEQUENCE BY clauseText                                    #sequenceClause
+    | COLUMNS columnSelection                                   #columnsClause
+    | STORED AS SCD TYPE scdType=IDENTIFIER                     #scdTypeClause
+    | TRACK HISTORY ON columnSelection                          #trackHistoryClause
+    ;
+
+columnSelection
+    : STAR EXCEPT LPAREN identifierList RPAREN
+    | STAR
+    | LPAREN identifierList RPAREN
+    | identifierList
     ;
 
 setConfiguration
@@ -115,10 +147,11 @@ identifier
 
 // Our keywords stay usable as names: a column called "name" or a table called "flow".
 nonReserved
-    : AS | BY | CATALOG | CLUSTER | COMMENT | CONSTRAINT | DATABASE | DROP | EXPECT | FAIL
-    | FLOW | INSERT | INTO | MATERIALIZED | NAME | ON | OR | PARTITIONED | REFRESH | REPLACE
-    | ROW | SCHEMA | SEQUENCE | SET | STREAMING | TABLE | TBLPROPERTIES | TEMPORARY | UPDATE
-    | USE | USING | VIEW | VIOLATION
+    : APPLY | AS | AUTO | BY | CATALOG | CDC | CLUSTER | COLUMNS | COMMENT | CONSTRAINT | DATABASE
+    | DELETE | DROP | EXCEPT | EXPECT | FAIL | FLOW | HISTORY | IGNORE | INSERT | INTO | KEYS
+    | MATERIALIZED | NAME | NULL | ON | ONCE | OR | PARTITIONED | REFRESH | REPLACE | ROW | SCD
+    | SCHEMA | SEQUENCE | SET | STORED | STREAM | STREAMING | TABLE | TBLPROPERTIES | TEMPORARY
+    | TRACK | TRUNCATE | TYPE | UPDATE | UPDATES | USE | USING | VIEW | VIOLATION | WHEN
     ;
 
 queryText
@@ -141,6 +174,11 @@ expressionText
 // An expression that a query or BY NAME follows: it ends where they start.
 sequenceText
     : (balanced | ~(LPAREN | RPAREN | SEMI | BY | SELECT | WITH | FROM | VALUES))+
+    ;
+
+// An AUTO CDC clause's expression: it ends where the next clause starts.
+clauseText
+    : (balanced | ~(LPAREN | RPAREN | SEMI | KEYS | IGNORE | APPLY | SEQUENCE | COLUMNS | STORED | TRACK))+
     ;
 
 predicateText

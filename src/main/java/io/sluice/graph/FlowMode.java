@@ -1,6 +1,7 @@
 package io.sluice.graph;
 
 import java.util.List;
+import java.util.Optional;
 import org.apache.spark.sql.Column;
 
 /** How a flow writes into its target: the kinds of SEMANTICS §1.2. */
@@ -39,6 +40,40 @@ public sealed interface FlowMode {
     @Override
     public boolean streaming() {
       return false;
+    }
+  }
+
+  /**
+   * Applies a change feed to a keyed table, as SCD type 1 or 2 (SEMANTICS §4). Build one
+   * with {@link AutoCdcBuilder}, which checks that the clauses fit together.
+   *
+   * @param keys the key columns of the source
+   * @param sequence orders the events of one key; {@code STRUCT(a, b)} orders by a, then b
+   * @param deleteWhen a condition on a source row that makes it a delete
+   * @param truncateWhen a condition on a source row that makes it empty the table (SCD type 1)
+   * @param columns the source columns the target keeps
+   * @param scdType 1 or 2
+   * @param trackHistory the columns whose change opens a new version (SCD type 2)
+   * @param ignoreNullUpdates the columns whose NULL in an upsert keeps the stored value
+   * @param once whether the flow reads its source as a batch, once, instead of as a stream
+   */
+  record AutoCdc(
+      List<String> keys,
+      Column sequence,
+      Optional<String> deleteWhen,
+      Optional<String> truncateWhen,
+      ColumnSelection columns,
+      int scdType,
+      ColumnSelection trackHistory,
+      ColumnSelection ignoreNullUpdates,
+      boolean once) implements FlowMode {
+    public AutoCdc {
+      keys = List.copyOf(keys);
+    }
+
+    @Override
+    public boolean streaming() {
+      return !once;
     }
   }
 

@@ -74,7 +74,11 @@ public final class GraphResolver {
     } catch (Exception e) {
       throw SparkErrors.isAnalysisError(e) ? queryError(flow, e) : SparkErrors.unchecked(e);
     }
-    resolved.put(flow.name(), new ResolvedFlow(flow, df.schema(), df.isStreaming(), resolution.inputs(), resolution.streamingInputs()));
+    Optional<AutoCdcColumns> autoCdc = flow.mode() instanceof FlowMode.AutoCdc
+        ? Optional.of(AutoCdcColumns.resolve(spark, flow, df.schema()))
+        : Optional.empty();
+    resolved.put(flow.name(), new ResolvedFlow(
+        flow, df.schema(), df.isStreaming(), resolution.inputs(), resolution.streamingInputs(), autoCdc));
     DatasetDefinition target = graph.datasets().get(flow.target());
     if (target.type().isView()) {
       views.put(target.name(), df);
@@ -109,7 +113,7 @@ public final class GraphResolver {
     }
     Map<String, StructField> columns = new LinkedHashMap<>();
     for (FlowDefinition flow : graph.flowsInto(dataset.name())) {
-      for (StructField field : resolved.get(flow.name()).schema().fields()) {
+      for (StructField field : resolved.get(flow.name()).writtenSchema().fields()) {
         String key = field.name().toLowerCase(java.util.Locale.ROOT);
         // Nullable: another flow, or a later version of this one, may leave the column out.
         StructField column = new StructField(field.name(), field.dataType(), true, field.metadata());

@@ -5,6 +5,7 @@ import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Locale;
+import java.util.Optional;
 import java.util.Set;
 import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
@@ -63,7 +64,9 @@ public final class GraphValidator {
       if (mode instanceof FlowMode.ReplaceUsing replaceUsing) {
         ReplaceUsingValidator.validate(spark, graph, flow, replaceUsing);
       }
-      if (mode instanceof FlowMode.ReplaceWhere replaceWhere) {
+      if (mode instanceof FlowMode.AutoCdc autoCdc) {
+        AutoCdcValidator.validate(graph, flow, autoCdc);
+      } else if (mode instanceof FlowMode.ReplaceWhere replaceWhere) {
         validateReplaceWhere(spark, graph, flow, replaceWhere);
       } else if (target.type() == DatasetType.STREAMING_TABLE && !flow.streaming()) {
         throw new GraphException("FLOW_NOT_STREAMING", origin,
@@ -78,7 +81,7 @@ public final class GraphValidator {
       }
       if (target.declaredSchema().isPresent()) {
         StructType declared = graph.schemas().get(target.name());
-        for (String column : flow.schema().fieldNames()) {
+        for (String column : flow.writtenSchema().fieldNames()) {
           if (!hasFieldIgnoreCase(declared, column)) {
             throw new GraphException("COLUMN_NOT_IN_SCHEMA", origin,
                 "flow '" + flow.name() + "' writes column '" + column + "', which the declared columns of '"
@@ -100,7 +103,10 @@ public final class GraphValidator {
               "'" + dataset.name() + "' is partitioned or clustered by '" + column + "', which is not one of its columns");
         }
       }
-      validateExpectations(spark, dataset, schema);
+      // An AUTO CDC target's expectations check the change events, which have the source's columns.
+      Optional<StructType> changes = graph.flowsInto(dataset.name()).stream()
+          .filter(f -> f.autoCdc().isPresent()).map(ResolvedFlow::schema).findFirst();
+      validateExpectations(spark, dataset, changes.orElse(schema));
     }
   }
 

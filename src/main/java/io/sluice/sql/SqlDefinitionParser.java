@@ -4,6 +4,8 @@ import static org.apache.spark.sql.functions.expr;
 
 import io.sluice.expectations.Expectation;
 import io.sluice.expectations.ViolationAction;
+import io.sluice.graph.AutoCdcBuilder;
+import io.sluice.graph.ColumnSelection;
 import io.sluice.graph.DatasetDefinition;
 import io.sluice.graph.DatasetName;
 import io.sluice.graph.DatasetType;
@@ -12,24 +14,40 @@ import io.sluice.graph.FlowMode;
 import io.sluice.graph.GraphException;
 import io.sluice.graph.GraphRegistry;
 import io.sluice.graph.Origin;
+import io.sluice.sql.SluiceSqlParser.AutoCdcClauseContext;
+import io.sluice.sql.SluiceSqlParser.AutoCdcContext;
+import io.sluice.sql.SluiceSqlParser.CdcSourceContext;
+import io.sluice.sql.SluiceSqlParser.ColumnSelectionContext;
+import io.sluice.sql.SluiceSqlParser.ColumnsClauseContext;
 import io.sluice.sql.SluiceSqlParser.CreateDatasetContext;
 import io.sluice.sql.SluiceSqlParser.CreateFlowContext;
 import io.sluice.sql.SluiceSqlParser.CreateViewContext;
 import io.sluice.sql.SluiceSqlParser.DatasetClauseContext;
+import io.sluice.sql.SluiceSqlParser.DeleteClauseContext;
 import io.sluice.sql.SluiceSqlParser.ExpectationContext;
 import io.sluice.sql.SluiceSqlParser.IdentifierContext;
+import io.sluice.sql.SluiceSqlParser.IgnoreNullUpdatesClauseContext;
+import io.sluice.sql.SluiceSqlParser.InsertIntoContext;
+import io.sluice.sql.SluiceSqlParser.KeysClauseContext;
 import io.sluice.sql.SluiceSqlParser.MultipartIdentifierContext;
 import io.sluice.sql.SluiceSqlParser.PropertyContext;
 import io.sluice.sql.SluiceSqlParser.QueryTextContext;
 import io.sluice.sql.SluiceSqlParser.ReplaceUsingContext;
+import io.sluice.sql.SluiceSqlParser.ScdTypeClauseContext;
+import io.sluice.sql.SluiceSqlParser.SequenceClauseContext;
 import io.sluice.sql.SluiceSqlParser.SetConfigurationContext;
 import io.sluice.sql.SluiceSqlParser.TableElementContext;
+import io.sluice.sql.SluiceSqlParser.TrackHistoryClauseContext;
+import io.sluice.sql.SluiceSqlParser.TruncateClauseContext;
 import io.sluice.sql.SluiceSqlParser.UseNamespaceContext;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
+import java.util.Set;
 import org.antlr.v4.runtime.CharStream;
 import org.antlr.v4.runtime.CharStreams;
 import org.antlr.v4.runtime.CommonTokenStream;
@@ -180,8 +198,16 @@ public final class SqlDefinitionParser {
 
   private void createFlow(CreateFlowContext ctx) {
     DatasetName name = name(ctx.name);
+    if (ctx.autoCdc() != null) {
+      autoCdc(name, ctx.autoCdc(), origin(ctx));
+    } else {
+      insertInto(name, ctx.insertInto(), origin(ctx));
+    }
+  }
+
+  private void insertInto(DatasetName name, InsertIntoContext ctx, Origin origin) {
     if (ctx.byName() == null) {
-      throw new GraphException("BY_NAME_REQUIRED", origin(ctx),
+      throw new GraphException("BY_NAME_REQUIRED", origin,
           "flow '" + name + "' must match columns by name: INSERT INTO " + ctx.target.getText() + " BY NAME ...");
     }
     FlowMode mode = FlowMode.APPEND;
@@ -191,7 +217,68 @@ public final class SqlDefinitionParser {
       mode = new FlowMode.ReplaceWhere(text(ctx.replaceWhere().predicateText()));
     }
     registry.register(new FlowDefinition(
-        name, name(ctx.target), query(ctx.queryText()), mode, sqlConf, false, origin(ctx)));
+        name, name(ctx.target), query(ctx.queryText()), mode, sqlConf, false, origin));
+  }
+
+  private void autoCdc(DatasetName name, AutoCdcContext ctx, Origin origin) {
+    AutoCdcBuilder cdc = new AutoCdcBuilder().once(ctx.ONCE() != null);
+    Set<String> seenClauses = new HashSet<>();
+    for (AutoCdcClauseContext clause : ctx.autoCdcClause()) {
+      String keyword = clauseName(clause);
+      if (!seenClauses.add(keyword)) {
+        throw new GraphException("DUPLICATE_CLAUSE", origin(clause), keyword + " is given twice for flow '" + name + "'");
+      }
+      autoCdcClause(clause, cdc, name);
+    }
+    CdcSourceContext source = ctx.cdcSource();
+    String table = text(source.source);
+    String from = source.STREAM() != null ? "STREAM(" + table + ")" : table;
+    SqlFlowQuery query = new SqlFlowQuery("SELECT * FROM " + from, origin(source), catalog, database, baseDir);
+    registry.register(new FlowDefinition(name, name(ctx.target), query, cdc.build(name, origin), sqlConf, false, origin));
+  }
+
+  private void autoCdcClause(AutoCdcClauseContext clause, AutoCdcBuilder cdc, DatasetName flow) {
+    if (clause instanceof KeysClauseContext keys) {
+      cdc.keys(keys.identifierList() == null ? List.of() : identifiers(keys.identifierList().identifier()));
+    } else if (clause instanceof IgnoreNullUpdatesClauseContext ignore) {
+      cdc.ignoreNullUpdates(ignore.columnSelection() == null ? ColumnSelection.ALL : columns(ignore.columnSelection()));
+    } else if (clause instanceof DeleteClauseContext delete) {
+      cdc.applyAsDeleteWhen(text(delete.clauseText()));
+    } else if (clause instanceof TruncateClauseContext truncate) {
+      cdc.applyAsTruncateWhen(text(truncate.clauseText()));
+    } else if (clause instanceof SequenceClauseContext sequence) {
+      cdc.sequenceBy(expr(text(sequence.clauseText())));
+    } else if (clause instanceof ColumnsClauseContext columns) {
+      cdc.columns(columns(columns.columnSelection()));
+    } else if (clause instanceof TrackHistoryClauseContext track) {
+      cdc.trackHistory(columns(track.columnSelection()));
+    } else {
+      String type = ((ScdTypeClauseContext) clause).scdType.getText();
+      if (!type.equals("1") && !type.equals("2")) {
+        throw new GraphException("AUTO_CDC_INVALID_SCD_TYPE", origin(clause),
+            "AUTO CDC flow '" + flow + "': STORED AS SCD TYPE takes 1 or 2, not " + type);
+      }
+      cdc.storedAsScdType(Integer.parseInt(type));
+    }
+  }
+
+  /** The clause's leading keywords, as errors name it. */
+  private static String clauseName(AutoCdcClauseContext clause) {
+    if (clause instanceof IgnoreNullUpdatesClauseContext) {
+      return "IGNORE NULL UPDATES";
+    }
+    if (clause instanceof DeleteClauseContext || clause instanceof TruncateClauseContext) {
+      return "APPLY AS " + clause.getChild(2).getText().toUpperCase(Locale.ROOT) + " WHEN";
+    }
+    return clause.getChild(0).getText().toUpperCase(Locale.ROOT) + " " + clause.getChild(1).getText().toUpperCase(Locale.ROOT);
+  }
+
+  private static ColumnSelection columns(ColumnSelectionContext ctx) {
+    if (ctx.identifierList() == null) {
+      return ColumnSelection.ALL;
+    }
+    List<String> names = identifiers(ctx.identifierList().identifier());
+    return ctx.EXCEPT() != null ? ColumnSelection.except(names) : ColumnSelection.only(names);
   }
 
   private void set(SetConfigurationContext ctx) {

@@ -1,0 +1,142 @@
+package io.sluice.graph;
+
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Set;
+import org.apache.spark.sql.SparkSession;
+import org.apache.spark.sql.catalyst.expressions.RowOrdering$;
+import org.apache.spark.sql.types.BooleanType$;
+import org.apache.spark.sql.types.DataType;
+import org.apache.spark.sql.types.Metadata;
+import org.apache.spark.sql.types.StructField;
+import org.apache.spark.sql.types.StructType;
+
+/**
+ * The clauses of an AUTO CDC flow resolved against its source's columns: which columns are
+ * keys, which are kept, tracked and protected from NULL updates, the sequence's type and the
+ * target's schema. Each clause that names something the source lacks fails here, with the
+ * flow's origin.
+ *
+ * @param keys the key columns, spelled as in the source
+ * @param values the kept columns that are not keys, in source order
+ * @param tracked the values whose change opens a new version (SCD type 2)
+ * @param ignoreNull the values whose NULL in an upsert keeps the stored value
+ */
+public record AutoCdcColumns(
+    List<String> keys, List<String> values, List<String> tracked, List<String> ignoreNull, DataType sequenceType,
+    StructType targetSchema) {
+  /** SCD type 2's version columns, of the sequence's type. */
+  public static final String START_AT = "__START_AT";
+  public static final String END_AT = "__END_AT";
+
+  public static AutoCdcColumns resolve(SparkSession spark, FlowDefinition flow, StructType source) {
+    FlowMode.AutoCdc mode = (FlowMode.AutoCdc) flow.mode();
+    Origin origin = flow.origin();
+    String name = "AUTO CDC flow '" + flow.name() + "'";
+    List<String> keys = new ArrayList<>();
+    Set<String> seen = new HashSet<>();
+    for (String key : mode.keys()) {
+      if (!seen.add(key.toLowerCase(Locale.ROOT))) {
+        throw new GraphException("AUTO_CDC_REPEATED_KEY", origin, name + " names key '" + key + "' twice");
+      }
+      StructField field = field(source, key, "AUTO_CDC_KEY_NOT_FOUND", origin, name + ": key");
+      if (!RowOrdering$.MODULE$.isOrderable(field.dataType())) {
+        throw new GraphException("AUTO_CDC_KEY_NOT_ORDERABLE", origin, name + ": key '" + key + "' is of type "
+            + field.dataType().simpleString() + ", which cannot be compared and sorted; choose another key");
+      }
+      keys.add(field.name());
+    }
+    DataType sequenceType;
+    try {
+      sequenceType = SparkPlans.empty(spark, source, false).select(mode.sequence()).schema().fields()[0].dataType();
+    } catch (Exception e) {
+      throw new GraphException("AUTO_CDC_SEQUENCE_NOT_FOUND", origin, name + ": SEQUENCE BY " + mode.sequence()
+          + " does not resolve against the source's columns: " + SparkErrors.firstLine(e), e);
+    }
+    if (!RowOrdering$.MODULE$.isOrderable(sequenceType)) {
+      throw new GraphException("AUTO_CDC_SEQUENCE_NOT_ORDERABLE", origin, name + ": SEQUENCE BY "
+          + mode.sequence() + " is of type " + sequenceType.simpleString() + ", which cannot be ordered");
+    }
+    mode.deleteWhen().ifPresent(c -> checkCondition(spark, source, c, "APPLY AS DELETE WHEN", origin, name));
+    mode.truncateWhen().ifPresent(c -> checkCondition(spark, source, c, "APPLY AS TRUNCATE WHEN", origin, name));
+    mustExist(source, mode.columns(), "COLUMNS", origin, name);
+    List<StructField> kept = new ArrayList<>();
+    List<String> values = new ArrayList<>();
+    for (StructField field : source.fields()) {
+      boolean isKey = keys.stream().anyMatch(k -> k.equalsIgnoreCase(field.name()));
+      if (!isKey && !mode.columns().includes(field.name())) {
+        continue;
+      }
+      kept.add(new StructField(field.name(), field.dataType(), true, field.metadata()));
+      if (!isKey) {
+        values.add(field.name());
+      }
+    }
+    for (String key : keys) {
+      if (!mode.columns().includes(key)) {
+        throw new GraphException("AUTO_CDC_KEY_NOT_SELECTED", origin,
+            name + ": COLUMNS " + mode.columns() + " leaves out key '" + key + "'; the target must keep its keys");
+      }
+    }
+    StructType keptSchema = new StructType(kept.toArray(StructField[]::new));
+    mustExist(keptSchema, mode.ignoreNullUpdates(), "IGNORE NULL UPDATES ON", origin, name);
+    List<String> tracked = values;
+    if (mode.scdType() == 2) {
+      mustExist(keptSchema, mode.trackHistory(), "TRACK HISTORY ON", origin, name);
+      tracked = values.stream().filter(mode.trackHistory()::includes).toList();
+      for (String reserved : List.of(START_AT, END_AT)) {
+        if (hasField(keptSchema, reserved)) {
+          throw new GraphException("AUTO_CDC_RESERVED_COLUMN", origin, name + ": the source has a column '"
+              + reserved + "', which SCD type 2 adds itself; leave it out with COLUMNS * EXCEPT (" + reserved + ")");
+        }
+      }
+      kept.add(new StructField(START_AT, sequenceType, true, Metadata.empty()));
+      kept.add(new StructField(END_AT, sequenceType, true, Metadata.empty()));
+    }
+    List<String> ignoreNull = values.stream().filter(mode.ignoreNullUpdates()::includes).toList();
+    return new AutoCdcColumns(List.copyOf(keys), List.copyOf(values), List.copyOf(tracked), ignoreNull, sequenceType,
+        new StructType(kept.toArray(StructField[]::new)));
+  }
+
+  private static void checkCondition(
+      SparkSession spark, StructType source, String condition, String clause, Origin origin, String name) {
+    DataType type;
+    try {
+      type = SparkPlans.empty(spark, source, false).selectExpr(condition).schema().fields()[0].dataType();
+    } catch (Exception e) {
+      throw new GraphException("AUTO_CDC_INVALID_CONDITION", origin, name + ": " + clause + " " + condition
+          + " is not valid on the source's columns: " + SparkErrors.firstLine(e), e);
+    }
+    if (!type.equals(BooleanType$.MODULE$)) {
+      throw new GraphException("AUTO_CDC_INVALID_CONDITION", origin, name + ": " + clause + " " + condition
+          + " is of type " + type.simpleString() + ", not a condition (BOOLEAN)");
+    }
+  }
+
+  private static void mustExist(StructType schema, ColumnSelection selection, String clause, Origin origin, String name) {
+    for (String column : selection.names()) {
+      field(schema, column, "AUTO_CDC_COLUMN_NOT_FOUND", origin, name + ": " + clause + " names");
+    }
+  }
+
+  private static StructField field(StructType schema, String column, String errorClass, Origin origin, String what) {
+    for (StructField field : schema.fields()) {
+      if (field.name().equalsIgnoreCase(column)) {
+        return field;
+      }
+    }
+    throw new GraphException(errorClass, origin, what + " '" + column + "', which is not a column of the source;"
+        + " it has " + String.join(", ", schema.fieldNames()));
+  }
+
+  private static boolean hasField(StructType schema, String column) {
+    for (String name : schema.fieldNames()) {
+      if (name.equalsIgnoreCase(column)) {
+        return true;
+      }
+    }
+    return false;
+  }
+}

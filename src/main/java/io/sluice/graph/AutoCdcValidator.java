@@ -1,0 +1,62 @@
+package io.sluice.graph;
+
+import java.util.List;
+import java.util.Optional;
+import org.apache.spark.sql.types.DataType;
+import org.apache.spark.sql.types.StructField;
+import org.apache.spark.sql.types.StructType;
+
+/** The checks on an AUTO CDC flow that need the whole graph: its target, its source, its neighbours. */
+final class AutoCdcValidator {
+  private AutoCdcValidator() {}
+
+  static void validate(ResolvedGraph graph, ResolvedFlow flow, FlowMode.AutoCdc mode) {
+    Origin origin = flow.definition().origin();
+    String name = "AUTO CDC flow '" + flow.name() + "'";
+    DatasetDefinition target = graph.dataset(flow.target());
+    if (target.type() != DatasetType.STREAMING_TABLE) {
+      throw new GraphException("AUTO_CDC_TARGET", origin,
+          name + " needs a streaming table as its target; '" + target.name() + "' is a " + target.type());
+    }
+    if (mode.once() && flow.streaming()) {
+      throw new GraphException("AUTO_CDC_ONCE_STREAMING_SOURCE", origin,
+          name + " runs ONCE, as a batch: read its source without STREAM");
+    }
+    if (!mode.once() && !flow.streaming()) {
+      throw new GraphException("AUTO_CDC_SOURCE_NOT_STREAMING", origin,
+          name + " needs a streaming source: FROM STREAM(source), or AUTO CDC ONCE for a one-time batch");
+    }
+    for (ResolvedFlow other : graph.flowsInto(flow.target())) {
+      if (other.definition().mode() instanceof FlowMode.AutoCdc otherMode) {
+        if (!sameKeys(mode.keys(), otherMode.keys()) || mode.scdType() != otherMode.scdType()) {
+          throw new GraphException("AUTO_CDC_TARGET_SHARED", origin, name + " writes into '" + target.name()
+              + "' with KEYS (" + String.join(", ", mode.keys()) + ") as SCD type " + mode.scdType() + ", but flow '"
+              + other.name() + "' (" + other.definition().origin() + ") uses KEYS ("
+              + String.join(", ", otherMode.keys()) + ") as SCD type " + otherMode.scdType());
+        }
+      } else {
+        throw new GraphException("AUTO_CDC_TARGET_SHARED", origin, name + " writes into '" + target.name()
+            + "', so every flow into it must be an AUTO CDC flow, but flow '" + other.name() + "' ("
+            + other.definition().origin() + ") is not; give the AUTO CDC flow a table of its own");
+      }
+    }
+    if (mode.scdType() == 2 && target.declaredSchema().isPresent()) {
+      StructType declared = graph.schemas().get(target.name());
+      DataType sequence = flow.autoCdc().orElseThrow().sequenceType();
+      for (String column : List.of(AutoCdcColumns.START_AT, AutoCdcColumns.END_AT)) {
+        Optional<StructField> field = java.util.Arrays.stream(declared.fields())
+            .filter(f -> f.name().equalsIgnoreCase(column)).findFirst();
+        if (field.isEmpty() || !field.get().dataType().equals(sequence)) {
+          throw new GraphException("AUTO_CDC_SCD2_SCHEMA", target.origin(), "the declared columns of '"
+              + target.name() + "' need " + column + " " + sequence.sql() + " for the SCD type 2 flow '"
+              + flow.name() + "' (the type of its SEQUENCE BY)"
+              + field.map(f -> ", not " + f.dataType().sql()).orElse(""));
+        }
+      }
+    }
+  }
+
+  private static boolean sameKeys(List<String> a, List<String> b) {
+    return a.size() == b.size() && java.util.stream.IntStream.range(0, a.size()).allMatch(i -> a.get(i).equalsIgnoreCase(b.get(i)));
+  }
+}
