@@ -27,6 +27,11 @@ public final class Checkpoints {
     return root.resolve(safe(target.key())).resolve(safe(flow.name()));
   }
 
+  /** Where an AUTO CDC target keeps its hidden state: beside its flows' checkpoints, cleared with them. */
+  public Path autoCdcState(DatasetName target) {
+    return root.resolve(safe(target.key())).resolve(".auto-cdc-state");
+  }
+
   /** The flow's stable write identity, created with its checkpoint. */
   public String appId(DatasetName target, DatasetName flow) {
     Path file = location(target, flow).resolve(APP_ID_FILE);

@@ -73,6 +73,15 @@ final class FlowRun {
     return FlowConf.withSqlConf(spark, flow.definition().sqlConf(), body);
   }
 
+  /** Records a warning about this flow in the event log. */
+  void warn(String message, Map<String, Object> details) {
+    events.event(EventLevel.WARN, EventType.FLOW_PROGRESS, "flow '" + flow.name() + "': " + message)
+        .flow(flow.name().name())
+        .dataset(target.name().name())
+        .details(details)
+        .record();
+  }
+
   /** Checks expectations on one batch, writes what passes through {@code sink}, and reports it. */
   void processBatch(Dataset<Row> batch, long batchId, BatchSink sink) {
     Dataset<Row> cached = batch.persist();
@@ -81,8 +90,9 @@ final class FlowRun {
           new ExpectationChecker(target.name().name(), flow.name().name(), target.expectations());
       ExpectationChecker.Checked checked = checker.check(cached);
       BatchQuality quality = checked.quality();
-      BatchSink.Written written =
-          sink.write(TableWriter.align(checked.rows(), targetSchema), batchId, quality.outputRows());
+      // AUTO CDC sinks take change events, in the source's shape; the others take table rows.
+      Dataset<Row> rows = flow.autoCdc().isPresent() ? checked.rows() : TableWriter.align(checked.rows(), targetSchema);
+      BatchSink.Written written = sink.write(rows, batchId, quality.outputRows());
       metrics.addBatch(written.rows(), quality.droppedRows(), written.metrics());
       Map<String, Object> details = new LinkedHashMap<>();
       details.put("batch_id", batchId);

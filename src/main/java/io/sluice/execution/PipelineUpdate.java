@@ -5,6 +5,7 @@ import io.sluice.eventlog.EventListener;
 import io.sluice.eventlog.EventLog;
 import io.sluice.eventlog.EventType;
 import io.sluice.eventlog.FlowState;
+import io.sluice.graph.ChangeFeed;
 import io.sluice.graph.DataflowGraph;
 import io.sluice.graph.DatasetDefinition;
 import io.sluice.graph.DatasetName;
@@ -100,7 +101,7 @@ public final class PipelineUpdate {
   private List<FlowOutcome> runFlows(ResolvedGraph graph, RefreshSelection selection) {
     List<FlowOutcome> outcomes = new ArrayList<>();
     Set<DatasetName> broken = new HashSet<>();
-    DatasetReader reader = this::readTable;
+    DatasetReader reader = (dataset, streaming) -> readTable(graph.graph(), dataset, streaming);
     for (ResolvedFlow flow : graph.flows()) {
       DatasetDefinition target = graph.dataset(flow.target());
       flowState(flow, target, selection.runs(target) ? FlowState.QUEUED : FlowState.EXCLUDED, null);
@@ -153,6 +154,10 @@ public final class PipelineUpdate {
     if (mode instanceof FlowMode.ReplaceWhere replaceWhere) {
       return new ReplaceWhereExecutor(replaceWhere);
     }
+    if (mode instanceof FlowMode.AutoCdc autoCdc) {
+      StreamingFlowExecutor.SinkFactory sinks = (run, table, appId) -> AutoCdcSink.open(run, table, appId, checkpoints);
+      return autoCdc.once() ? new OnceFlowExecutor(checkpoints, sinks) : new StreamingFlowExecutor(checkpoints, sinks);
+    }
     return switch (type) {
       case STREAMING_TABLE -> StreamingFlowExecutor.append(checkpoints);
       case MATERIALIZED_VIEW -> new MaterializedViewExecutor();
@@ -160,9 +165,13 @@ public final class PipelineUpdate {
     };
   }
 
-  private Dataset<Row> readTable(DatasetDefinition dataset, boolean streaming) {
+  private Dataset<Row> readTable(DataflowGraph graph, DatasetDefinition dataset, boolean streaming) {
     String name = dataset.type() == DatasetType.TEMPORARY_VIEW ? dataset.name().name() : dataset.name().quoted();
-    return streaming && dataset.type().isTable() ? spark.readStream().table(name) : spark.table(name);
+    if (!streaming || !dataset.type().isTable()) {
+      return spark.table(name);
+    }
+    boolean changes = ChangeFeed.readsChanges(graph, dataset.name());
+    return spark.readStream().option(ChangeFeed.READ_OPTION, String.valueOf(changes)).table(name);
   }
 
   private FlowOutcome outcome(

@@ -1,6 +1,7 @@
 package io.sluice.execution;
 
 import io.sluice.SluiceException;
+import io.sluice.graph.ChangeFeed;
 import io.sluice.graph.DatasetDefinition;
 import io.sluice.graph.DatasetName;
 import io.sluice.graph.DatasetType;
@@ -43,7 +44,7 @@ final class TableManager {
   /** Prepares every table of the graph; returns the tables it cleared. */
   Set<DatasetName> prepare(ResolvedGraph graph, RefreshSelection selection) {
     Set<DatasetName> keyed = graph.flows().stream()
-        .filter(f -> f.definition().mode() instanceof FlowMode.ReplaceUsing)
+        .filter(f -> f.definition().mode() instanceof FlowMode.ReplaceUsing || f.autoCdc().isPresent())
         .map(ResolvedFlow::target)
         .collect(Collectors.toSet());
     Set<DatasetName> toClear = new LinkedHashSet<>(selection.cleared());
@@ -58,10 +59,8 @@ final class TableManager {
         continue;
       }
       StructType schema = graph.schemas().get(table.name());
-      if (keyed.contains(table.name()) && !table.properties().containsKey(DELETION_VECTORS)) {
-        // Keyed replacement deletes a few rows per file: deletion vectors spare rewriting the files.
-        table = DatasetDefinition.builder(table.name(), table.type(), table.origin()).from(table)
-            .property(DELETION_VECTORS, "true").build();
+      if (keyed.contains(table.name())) {
+        table = withKeyedWriteProperties(table, ChangeFeed.readsChanges(graph.graph(), table.name()));
       }
       if (toClear.contains(table.name())) {
         clear(table, schema);
@@ -72,6 +71,21 @@ final class TableManager {
       }
     }
     return toClear;
+  }
+
+  /**
+   * Keyed writes delete a few rows per file: deletion vectors spare rewriting the files. An
+   * AUTO CDC target also records its changes, which is how streams read it (see {@link ChangeFeed}).
+   */
+  private static DatasetDefinition withKeyedWriteProperties(DatasetDefinition table, boolean changeFeed) {
+    DatasetDefinition.Builder builder = DatasetDefinition.builder(table.name(), table.type(), table.origin()).from(table);
+    if (!table.properties().containsKey(DELETION_VECTORS)) {
+      builder.property(DELETION_VECTORS, "true");
+    }
+    if (changeFeed) {
+      builder.property(ChangeFeed.ENABLE_PROPERTY, "true");
+    }
+    return builder.build();
   }
 
   private void clear(DatasetDefinition table, StructType schema) {

@@ -18,6 +18,7 @@ final class AutoCdcValidator {
       throw new GraphException("AUTO_CDC_TARGET", origin,
           name + " needs a streaming table as its target; '" + target.name() + "' is a " + target.type());
     }
+    AutoCdcTableProperties.tombstoneThreshold(target);
     if (mode.once() && flow.streaming()) {
       throw new GraphException("AUTO_CDC_ONCE_STREAMING_SOURCE", origin,
           name + " runs ONCE, as a batch: read its source without STREAM");

@@ -97,7 +97,9 @@ public final class GraphResolver {
     if (dataset.type().isView()) {
       return views.get(dataset.name());
     }
-    return SparkPlans.empty(spark, schemas.get(dataset.name()), streaming);
+    StructType schema = schemas.get(dataset.name());
+    boolean changes = streaming && ChangeFeed.readsChanges(graph, dataset.name());
+    return SparkPlans.empty(spark, changes ? ChangeFeed.schema(schema) : schema, streaming);
   }
 
   private static GraphException queryError(FlowDefinition flow, Exception e) {

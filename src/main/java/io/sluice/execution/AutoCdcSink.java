@@ -1,0 +1,263 @@
+package io.sluice.execution;
+
+import static io.sluice.execution.CdcEvents.OP;
+import static io.sluice.execution.CdcEvents.RECORDED_AT;
+import static io.sluice.execution.CdcEvents.RIVALS;
+import static io.sluice.execution.CdcEvents.SEQ;
+import static io.sluice.execution.CdcEvents.TRUNCATE;
+import static io.sluice.execution.ColumnNames.col;
+import static org.apache.spark.sql.functions.current_timestamp;
+import static org.apache.spark.sql.functions.lit;
+import static org.apache.spark.sql.functions.max;
+import static org.apache.spark.sql.functions.not;
+import static org.apache.spark.sql.functions.sum;
+import static org.apache.spark.sql.functions.when;
+
+import io.delta.tables.DeltaTable;
+import io.sluice.graph.AutoCdcColumns;
+import io.sluice.graph.AutoCdcTableProperties;
+import io.sluice.graph.FlowMode;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.apache.spark.sql.Column;
+import org.apache.spark.sql.Dataset;
+import org.apache.spark.sql.Row;
+import org.apache.spark.sql.SparkSession;
+import org.apache.spark.sql.types.StructField;
+
+/**
+ * One micro-batch of an AUTO CDC flow (SEMANTICS §4). The batch's events are combined with
+ * the events the state store holds for the same keys, replayed in sequence order into the
+ * rows those keys should have, and the target and the store are each brought there by one
+ * MERGE of only what differs.
+ *
+ * <p>Exactly-once: both MERGEs are idempotent Delta commits for (app id, batch id), the
+ * target's first. The replay depends only on the store and the batch, so a batch replayed
+ * after a crash between the two commits computes the same result: the target's commit is
+ * skipped and the store's is made.
+ *
+ * <p>Cost: the store and the target are read through literal bounds on the first key (see
+ * {@link KeyBounds}), so a batch touches the files its keys live in. A new TRUNCATE is the
+ * exception: it affects every key, so that batch reads both in full.
+ */
+final class AutoCdcSink implements BatchSink {
+  private final FlowRun run;
+  private final String table;
+  private final String appId;
+  private final CdcStateStore store;
+  private final CdcEvents events;
+  private final AutoCdcColumns columns;
+  private final FlowMode.AutoCdc mode;
+
+  /** The sink of one flow's run: opens (or creates) the target's state store and forgets expired tombstones. */
+  static AutoCdcSink open(FlowRun run, String table, String appId, Checkpoints checkpoints) {
+    CdcEvents events = new CdcEvents(run.flow());
+    CdcStateStore store = CdcStateStore.open(run.spark(), checkpoints.autoCdcState(run.target().name()), events.storeSchema());
+    if (((FlowMode.AutoCdc) run.flow().definition().mode()).scdType() == 1) {
+      store.collectTombstones(run.spark(), AutoCdcTableProperties.tombstoneThreshold(run.target()));
+    }
+    return new AutoCdcSink(run, table, appId, store);
+  }
+
+  private AutoCdcSink(FlowRun run, String table, String appId, CdcStateStore store) {
+    this.run = run;
+    this.table = table;
+    this.appId = appId;
+    this.store = store;
+    this.events = new CdcEvents(run.flow());
+    this.columns = events.columns();
+    this.mode = (FlowMode.AutoCdc) run.flow().definition().mode();
+  }
+
+  @Override
+  public Written write(Dataset<Row> rows, long batchId, long rowCount) {
+    SparkSession session = rows.sparkSession();
+    Dataset<Row> incoming = events.of(rows);
+    Truncation truncation = Truncation.of(session, store, incoming, mode.truncateWhen().isPresent());
+    Dataset<Row> changed = incoming.where(col(OP).notEqual(lit(TRUNCATE)));
+    String firstKey = columns.keys().get(0);
+    Scope scope = truncation.isNew() ? Scope.everything() : Scope.of(changed.select(ColumnNames.cols(columns.keys())).distinct(), firstKey);
+    Dataset<Row> storedEvents = scope.select(store.read(session).where(col(OP).notEqual(lit(TRUNCATE))), columns.keys());
+    Dataset<Row> combined = truncation.after(events.dedupe(
+        storedEvents.drop(RECORDED_AT).unionByName(changed, true))).persist();
+    Dataset<Row> storeChanges = null;
+    Dataset<Row> targetChanges = null;
+    try {
+      CdcReplay replay = mode.scdType() == 2
+          ? CdcReplay.scd2(combined.drop(RIVALS), columns)
+          : CdcReplay.scd1(combined.drop(RIVALS), columns);
+      Dataset<Row> storeBefore = truncation.isNew() ? store.read(session) : storedEvents;
+      Dataset<Row> storeAfter = truncation.withMarker(replay.kept().withColumn(RECORDED_AT, current_timestamp()));
+      List<String> storeMatch = new ArrayList<>(columns.keys());
+      storeMatch.add(SEQ);
+      storeChanges = KeyedDiff.changes(storeBefore.select(ColumnNames.cols(List.of(storeAfter.columns()))), storeAfter,
+          storeMatch, List.of(OP, CdcEvents.VALUES)).persist();
+      Dataset<Row> targetBefore = scope.select(session.table(table), columns.keys());
+      List<String> targetMatch = targetMatch();
+      targetChanges = KeyedDiff.changes(targetBefore.select(ColumnNames.cols(List.of(replay.rows().columns()))),
+          replay.rows(), targetMatch, others(targetMatch)).persist();
+      Map<String, Object> metrics = metrics(storeChanges, targetChanges, rowCount, truncation.isNew());
+      warnAboutRivals(combined, batchId);
+      Dataset<Row> target = targetChanges;
+      Dataset<Row> state = storeChanges;
+      Column targetScope = scope.on(col("t", firstKey));
+      if (!target.isEmpty()) {
+        DeltaWrites.idempotently(session, appId, batchId, () -> {
+          KeyedDiff.merge(DeltaTable.forName(session, table), target, targetScope, targetMatch, false);
+          return null;
+        });
+      }
+      if (!state.isEmpty()) {
+        DeltaWrites.idempotently(session, appId, batchId, () -> {
+          KeyedDiff.merge(store.table(session), state, truncation.isNew() ? lit(true) : targetScope, storeMatch, true);
+          return null;
+        });
+      }
+      long written = (long) metrics.get("num_upserted_rows") + (long) metrics.get("num_deleted_rows");
+      return new Written(written, metrics);
+    } finally {
+      combined.unpersist();
+      if (storeChanges != null) {
+        storeChanges.unpersist();
+      }
+      if (targetChanges != null) {
+        targetChanges.unpersist();
+      }
+    }
+  }
+
+  private List<String> targetMatch() {
+    List<String> match = new ArrayList<>(columns.keys());
+    if (mode.scdType() == 2) {
+      match.add(AutoCdcColumns.START_AT);
+    }
+    return match;
+  }
+
+  private List<String> others(List<String> match) {
+    List<String> others = new ArrayList<>();
+    for (StructField field : columns.targetSchema().fields()) {
+      if (!match.contains(field.name())) {
+        others.add(field.name());
+      }
+    }
+    return others;
+  }
+
+  /** §4.7: the events applied, as upserts and deletes, and what the target's rows did. */
+  private static Map<String, Object> metrics(
+      Dataset<Row> storeChanges, Dataset<Row> targetChanges, long rowCount, boolean truncated) {
+    Column applied = col(KeyedDiff.ACTION).notEqual(lit(KeyedDiff.DELETE));
+    Row events = storeChanges.agg(
+        sum(when(applied.and(col(OP).equalTo(lit(CdcEvents.UPSERT))), 1).otherwise(0)),
+        sum(when(applied.and(col(OP).equalTo(lit(CdcEvents.DELETE))), 1).otherwise(0))).first();
+    Row target = targetChanges.agg(
+        sum(when(col(KeyedDiff.ACTION).equalTo(lit(KeyedDiff.INSERT)), 1).otherwise(0)),
+        sum(when(col(KeyedDiff.ACTION).equalTo(lit(KeyedDiff.UPDATE)), 1).otherwise(0)),
+        sum(when(col(KeyedDiff.ACTION).equalTo(lit(KeyedDiff.DELETE)), 1).otherwise(0))).first();
+    long upserted = count(events, 0);
+    long deleted = count(events, 1);
+    Map<String, Object> metrics = new LinkedHashMap<>();
+    metrics.put("num_upserted_rows", upserted);
+    metrics.put("num_deleted_rows", deleted);
+    metrics.put("num_ignored_events", Math.max(0, rowCount - upserted - deleted - (truncated ? 1 : 0)));
+    metrics.put("num_truncates", truncated ? 1L : 0L);
+    metrics.put("target_rows_inserted", count(target, 0));
+    metrics.put("target_rows_updated", count(target, 1));
+    metrics.put("target_rows_deleted", count(target, 2));
+    return metrics;
+  }
+
+  private static long count(Row row, int i) {
+    return row.isNullAt(i) ? 0 : row.getLong(i);
+  }
+
+  /** §4.3: two different upserts at one key and sequence are resolved, and said so. */
+  private void warnAboutRivals(Dataset<Row> combined, long batchId) {
+    long keys = combined.where(col(RIVALS).gt(lit(1))).count();
+    if (keys > 0) {
+      run.warn("batch " + batchId + ": " + keys + " key(s) had different upserts at one sequence; kept, for each,"
+          + " the one whose values sort last as JSON", Map.of("batch_id", batchId, "keys_with_rival_upserts", keys));
+    }
+  }
+
+  /** Which keys a batch touches: those of its events, or every key when a truncate empties the table. */
+  private record Scope(KeyBounds bounds, Dataset<Row> keys) {
+    static Scope everything() {
+      return new Scope(null, null);
+    }
+
+    static Scope of(Dataset<Row> keys, String firstKey) {
+      return new Scope(KeyBounds.of(keys, firstKey), keys);
+    }
+
+    /** The rows of {@code rows} that belong to the scope's keys, read through literal bounds first. */
+    Dataset<Row> select(Dataset<Row> rows, List<String> keyColumns) {
+      if (keys == null) {
+        return rows;
+      }
+      Column match = lit(true);
+      for (String key : keyColumns) {
+        match = match.and(col("r", key).equalTo(col("k", key)));
+      }
+      return rows.where(bounds.on(col(keyColumns.get(0)))).as("r").join(keys.as("k"), match, "left_semi");
+    }
+
+    Column on(Column firstKey) {
+      return keys == null ? lit(true) : bounds.on(firstKey);
+    }
+  }
+
+  /**
+   * The truncate watermark (SCD type 1, §4.5): the highest sequence a truncate was applied
+   * at. Events at or below it are void; a batch that raises it empties the table first.
+   */
+  private record Truncation(Dataset<Row> watermark, boolean isNew, Dataset<Row> marker) {
+    private static final String AT = "__sluice_truncated_at";
+
+    static Truncation of(SparkSession session, CdcStateStore store, Dataset<Row> incoming, boolean enabled) {
+      if (!enabled) {
+        return new Truncation(null, false, null);
+      }
+      Dataset<Row> stored = store.read(session).where(col(OP).equalTo(lit(TRUNCATE)));
+      Dataset<Row> batch = incoming.where(col(OP).equalTo(lit(TRUNCATE)));
+      Row seen = stored.select(col(SEQ), lit(false).as("b")).unionByName(batch.select(col(SEQ), lit(true).as("b")))
+          .agg(max(when(col("b"), col(SEQ))).as("batch"), max(when(not(col("b")), col(SEQ))).as("stored"))
+          .select(col("batch").isNotNull().and(col("stored").isNull().or(col("batch").gt(col("stored")))))
+          .first();
+      boolean isNew = !seen.isNullAt(0) && seen.getBoolean(0);
+      Dataset<Row> watermark = stored.select(col(SEQ)).unionByName(batch.select(col(SEQ))).agg(max(col(SEQ)).as(AT));
+      return new Truncation(watermark, isNew, isNew ? batch.agg(max(col(SEQ)).as(SEQ)) : null);
+    }
+
+    /** The events still in force: those after the watermark. */
+    Dataset<Row> after(Dataset<Row> combined) {
+      if (watermark == null) {
+        return combined;
+      }
+      return combined.crossJoin(watermark).where(col(AT).isNull().or(col(SEQ).gt(col(AT)))).drop(AT);
+    }
+
+    /** The store's rows to keep, plus the new watermark's own row when this batch raised it. */
+    Dataset<Row> withMarker(Dataset<Row> kept) {
+      if (!isNew) {
+        return kept;
+      }
+      List<Column> row = new ArrayList<>();
+      for (StructField field : kept.schema().fields()) {
+        if (field.name().equals(SEQ)) {
+          row.add(col(SEQ));
+        } else if (field.name().equals(OP)) {
+          row.add(lit(TRUNCATE).as(OP));
+        } else if (field.name().equals(RECORDED_AT)) {
+          row.add(current_timestamp().as(RECORDED_AT));
+        } else {
+          row.add(lit(null).cast(field.dataType()).as(field.name()));
+        }
+      }
+      return kept.unionByName(marker.select(row.toArray(Column[]::new)));
+    }
+  }
+}

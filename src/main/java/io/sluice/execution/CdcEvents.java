@@ -1,0 +1,141 @@
+package io.sluice.execution;
+
+import static io.sluice.execution.ColumnNames.col;
+import static org.apache.spark.sql.functions.collect_set;
+import static org.apache.spark.sql.functions.expr;
+import static org.apache.spark.sql.functions.lit;
+import static org.apache.spark.sql.functions.row_number;
+import static org.apache.spark.sql.functions.size;
+import static org.apache.spark.sql.functions.struct;
+import static org.apache.spark.sql.functions.to_json;
+import static org.apache.spark.sql.functions.when;
+
+import io.sluice.SluiceException;
+import io.sluice.graph.AutoCdcColumns;
+import io.sluice.graph.FlowMode;
+import io.sluice.graph.ResolvedFlow;
+import java.util.ArrayList;
+import java.util.List;
+import org.apache.spark.sql.Column;
+import org.apache.spark.sql.Dataset;
+import org.apache.spark.sql.Row;
+import org.apache.spark.sql.functions;
+import org.apache.spark.sql.expressions.Window;
+import org.apache.spark.sql.expressions.WindowSpec;
+import org.apache.spark.sql.types.DataTypes;
+import org.apache.spark.sql.types.Metadata;
+import org.apache.spark.sql.types.StructField;
+import org.apache.spark.sql.types.StructType;
+
+/**
+ * Change events in the shape the AUTO CDC state store keeps them: the keys, the sequence,
+ * the operation (upsert, delete or truncate) and the kept values as one struct.
+ */
+final class CdcEvents {
+  static final String SEQ = "__sluice_seq";
+  static final String OP = "__sluice_op";
+  static final String VALUES = "__sluice_values";
+  static final String RECORDED_AT = "__sluice_recorded_at";
+  static final String UPSERT = "U";
+  static final String DELETE = "D";
+  static final String TRUNCATE = "T";
+  /** How many different upserts share the event's key and sequence (after {@link #dedupe}). */
+  static final String RIVALS = "__sluice_rivals";
+
+  private final ResolvedFlow flow;
+  private final FlowMode.AutoCdc mode;
+  private final AutoCdcColumns columns;
+
+  CdcEvents(ResolvedFlow flow) {
+    this.flow = flow;
+    this.mode = (FlowMode.AutoCdc) flow.definition().mode();
+    this.columns = flow.autoCdc().orElseThrow();
+  }
+
+  AutoCdcColumns columns() {
+    return columns;
+  }
+
+  List<String> keys() {
+    return columns.keys();
+  }
+
+  /** The events of a batch of source rows; fails the flow on a NULL key or sequence. */
+  Dataset<Row> of(Dataset<Row> rows) {
+    Column op = lit(UPSERT);
+    if (mode.deleteWhen().isPresent()) {
+      op = when(expr(mode.deleteWhen().get()).eqNullSafe(lit(true)), lit(DELETE)).otherwise(op);
+    }
+    if (mode.truncateWhen().isPresent()) {
+      op = when(expr(mode.truncateWhen().get()).eqNullSafe(lit(true)), lit(TRUNCATE)).otherwise(op);
+    }
+    refuseNulls(rows, op);
+    List<Column> select = new ArrayList<>();
+    for (String key : keys()) {
+      select.add(when(op.equalTo(lit(TRUNCATE)), lit(null)).otherwise(col(key)).as(key));
+    }
+    select.add(mode.sequence().as(SEQ));
+    select.add(op.as(OP));
+    select.add(struct(ColumnNames.cols(columns.values())).as(VALUES));
+    return rows.select(select.toArray(Column[]::new));
+  }
+
+  private void refuseNulls(Dataset<Row> rows, Column op) {
+    Column nullKey = lit(false);
+    for (String key : keys()) {
+      nullKey = nullKey.or(col(key).isNull());
+    }
+    Column nullSequence = mode.sequence().isNull();
+    List<Row> offending = rows
+        .where(nullSequence.or(nullKey.and(op.notEqual(lit(TRUNCATE)))))
+        .select(nullSequence.as("null_sequence"), to_json(struct(functions.col("*"))).as("row"))
+        .takeAsList(1);
+    if (offending.isEmpty()) {
+      return;
+    }
+    Row row = offending.get(0);
+    String name = "AUTO CDC flow '" + flow.name() + "'";
+    if (row.getBoolean(0)) {
+      throw new SluiceException("AUTO_CDC_NULL_SEQUENCE", flow.definition().origin(), name + ": SEQUENCE BY "
+          + mode.sequence() + " is NULL for row " + row.getString(1) + "; nothing of the batch was applied");
+    }
+    throw new SluiceException("AUTO_CDC_NULL_KEY", flow.definition().origin(), name + ": a key of KEYS ("
+        + String.join(", ", keys()) + ") is NULL in row " + row.getString(1) + "; nothing of the batch was applied");
+  }
+
+  /**
+   * One event per key and sequence (SEMANTICS §4.3): a truncate wins, then a delete; of
+   * different upserts, the one whose values sort last as JSON, so every order of arrival
+   * keeps the same one. {@link #RIVALS} counts the different upserts that competed.
+   */
+  Dataset<Row> dedupe(Dataset<Row> events) {
+    List<Column> partition = new ArrayList<>(List.of(ColumnNames.cols(keys())));
+    partition.add(col(SEQ));
+    Column rank = when(col(OP).equalTo(lit(TRUNCATE)), lit(3)).when(col(OP).equalTo(lit(DELETE)), lit(2)).otherwise(lit(1));
+    Column json = to_json(col(VALUES));
+    WindowSpec group = Window.partitionBy(partition.toArray(Column[]::new));
+    return events
+        .withColumn(RIVALS, size(collect_set(when(col(OP).equalTo(lit(UPSERT)), json)).over(group)))
+        .withColumn("__sluice_pick", row_number().over(group.orderBy(rank.desc(), json.desc())))
+        .where(col("__sluice_pick").equalTo(lit(1)))
+        .drop("__sluice_pick");
+  }
+
+  /** The state store's columns: the events' plus when each was recorded. */
+  StructType storeSchema() {
+    List<StructField> fields = new ArrayList<>();
+    StructType target = columns.targetSchema();
+    for (String key : keys()) {
+      fields.add(target.apply(key));
+    }
+    fields.add(new StructField(SEQ, columns.sequenceType(), true, Metadata.empty()));
+    fields.add(new StructField(OP, DataTypes.StringType, false, Metadata.empty()));
+    List<StructField> values = new ArrayList<>();
+    for (String value : columns.values()) {
+      values.add(target.apply(value));
+    }
+    fields.add(new StructField(VALUES, new StructType(values.toArray(StructField[]::new)), true, Metadata.empty()));
+    fields.add(new StructField(RECORDED_AT, DataTypes.TimestampType, true, Metadata.empty()));
+    return new StructType(fields.toArray(StructField[]::new));
+  }
+}

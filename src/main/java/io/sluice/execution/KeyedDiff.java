@@ -1,0 +1,92 @@
+package io.sluice.execution;
+
+import static io.sluice.execution.ColumnNames.col;
+import static org.apache.spark.sql.functions.lit;
+import static org.apache.spark.sql.functions.not;
+import static org.apache.spark.sql.functions.when;
+
+import io.delta.tables.DeltaMergeBuilder;
+import io.delta.tables.DeltaTable;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.apache.spark.sql.Column;
+import org.apache.spark.sql.Dataset;
+import org.apache.spark.sql.Row;
+
+/**
+ * Brings some rows of a Delta table from a known "before" to an "after" with one MERGE that
+ * sends only what differs: rows to insert, to update and to delete, matched on columns that
+ * identify a row. Each target row meets at most one change, so the MERGE cannot see several
+ * source rows match one target row; rows that stay the same are not rewritten.
+ */
+final class KeyedDiff {
+  static final String ACTION = "__sluice_action";
+  static final String INSERT = "I";
+  static final String UPDATE = "U";
+  static final String DELETE = "D";
+  private static final String PRESENT = "__sluice_present";
+
+  private KeyedDiff() {}
+
+  /**
+   * The changes from {@code before} to {@code after} (both with the table's columns), as
+   * the after-row (the before-row for a delete) plus {@link #ACTION}.
+   *
+   * @param match the columns that identify a row (NULL matches NULL)
+   * @param compared the columns whose difference makes an update
+   */
+  static Dataset<Row> changes(Dataset<Row> before, Dataset<Row> after, List<String> match, List<String> compared) {
+    Column on = lit(true);
+    for (String column : match) {
+      on = on.and(col("b", column).eqNullSafe(col("a", column)));
+    }
+    Column same = lit(true);
+    for (String column : compared) {
+      same = same.and(col("b", column).eqNullSafe(col("a", column)));
+    }
+    Column action = when(col("b", PRESENT).isNull(), lit(INSERT))
+        .when(col("a", PRESENT).isNull(), lit(DELETE))
+        .when(not(same), lit(UPDATE));
+    List<Column> select = new ArrayList<>();
+    for (String column : after.columns()) {
+      select.add(when(action.equalTo(lit(DELETE)), col("b", column)).otherwise(col("a", column)).as(column));
+    }
+    select.add(action.as(ACTION));
+    return before.withColumn(PRESENT, lit(true)).as("b")
+        .join(after.withColumn(PRESENT, lit(true)).as("a"), on, "full_outer")
+        .select(select.toArray(Column[]::new))
+        .where(col(ACTION).isNotNull());
+  }
+
+  /**
+   * Applies {@code changes} to {@code table} in one MERGE.
+   *
+   * @param targetFilter a predicate on the target's rows (alias {@code t}) that holds for all
+   *     the changed rows: literal bounds let Delta skip the files that cannot match
+   * @param evolveSchema whether columns the table lacks may be added (the state store's values)
+   */
+  static void merge(DeltaTable table, Dataset<Row> changes, Column targetFilter, List<String> match, boolean evolveSchema) {
+    Column on = targetFilter;
+    for (String column : match) {
+      on = on.and(col("t", column).eqNullSafe(col("s", column)));
+    }
+    Map<String, String> all = new LinkedHashMap<>();
+    Map<String, String> updated = new LinkedHashMap<>();
+    for (String column : changes.columns()) {
+      if (column.equals(ACTION)) {
+        continue;
+      }
+      all.put(ColumnNames.quote(column), "s." + ColumnNames.quote(column));
+      if (!match.contains(column)) {
+        updated.put(ColumnNames.quote(column), "s." + ColumnNames.quote(column));
+      }
+    }
+    DeltaMergeBuilder merge = table.as("t").merge(changes.as("s"), on)
+        .whenMatched("s." + ACTION + " = '" + DELETE + "'").delete()
+        .whenMatched("s." + ACTION + " = '" + UPDATE + "'").updateExpr(updated)
+        .whenNotMatched("s." + ACTION + " = '" + INSERT + "'").insertExpr(all);
+    (evolveSchema ? merge.withSchemaEvolution() : merge).execute();
+  }
+}

@@ -1,0 +1,41 @@
+package io.sluice.execution;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+
+/**
+ * A flow that runs once (AUTO CDC ONCE): its source is read as one batch on the first
+ * update, and never again until a full refresh clears its checkpoint. The batch is written
+ * as batch 0 under the flow's app id, so a crash before it is marked done cannot apply it twice.
+ */
+final class OnceFlowExecutor implements FlowExecutor {
+  private static final String DONE = "once-done";
+  private final Checkpoints checkpoints;
+  private final StreamingFlowExecutor.SinkFactory sinks;
+
+  OnceFlowExecutor(Checkpoints checkpoints, StreamingFlowExecutor.SinkFactory sinks) {
+    this.checkpoints = checkpoints;
+    this.sinks = sinks;
+  }
+
+  @Override
+  public void execute(FlowRun run) {
+    Path done = checkpoints.location(run.target().name(), run.flow().name()).resolve(DONE);
+    if (Files.exists(done)) {
+      return;
+    }
+    String appId = checkpoints.appId(run.target().name(), run.flow().name());
+    BatchSink sink = sinks.create(run, run.target().name().quoted(), appId);
+    run.withFlowConf(() -> {
+      run.processBatch(run.buildQuery(), 0, sink);
+      return null;
+    });
+    try {
+      Files.writeString(done, "");
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot record that flow " + run.flow().name() + " ran once", e);
+    }
+  }
+}
