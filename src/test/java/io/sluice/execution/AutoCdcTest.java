@@ -3,9 +3,15 @@ package io.sluice.execution;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.sluice.testing.CdcModel;
 import io.sluice.testing.TestPipeline;
+import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.FileTime;
+import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
+import java.util.Random;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -86,5 +92,57 @@ class AutoCdcTest {
             "[125,Mercedes,Guadalajara,6,null]", "[125,Mercedes,Mexicali,5,6]", "[125,Mercedes,Tijuana,2,5]",
             "[126,Lily,Cancun,2,null]"),
         p.rows("SELECT * FROM users_scd2"));
+  }
+
+  @Test
+  void resultDoesNotDependOnArrivalOrderBatchingOrDuplicates() throws Exception {
+    Random random = new Random(4_2_6);
+    List<CdcModel.Event> events = new ArrayList<>();
+    for (int key = 0; key < 12; key++) {
+      List<Integer> sequences = new ArrayList<>();
+      for (int seq = 1; seq <= 40; seq++) {
+        sequences.add(seq);
+      }
+      Collections.shuffle(sequences, random);
+      for (int i = 0; i < 1 + random.nextInt(6); i++) {
+        int seq = sequences.get(i);
+        boolean delete = random.nextInt(4) == 0;
+        CdcModel.Event event = new CdcModel.Event(key, seq, delete, delete ? null : "n" + random.nextInt(2),
+            delete ? null : "c" + random.nextInt(2));
+        events.add(event);
+        if (random.nextInt(8) == 0) {
+          events.add(event);
+        }
+        if (!delete && random.nextInt(10) == 0) {
+          events.add(new CdcModel.Event(key, seq, true, null, null));
+        }
+      }
+    }
+    for (int order = 0; order < 3; order++) {
+      List<CdcModel.Event> shuffled = new ArrayList<>(events);
+      Collections.shuffle(shuffled, random);
+      TestPipeline p = new TestPipeline(Files.createDirectories(dir.resolve("order" + order))).sql("""
+          CREATE TEMPORARY VIEW changes AS SELECT * FROM STREAM read_files('landing', format => 'json',
+            maxFilesPerTrigger => 1, schema => 'id INT, name STRING, city STRING, op STRING, seq INT');
+          CREATE STREAMING TABLE scd1;
+          CREATE FLOW scd1_flow AS AUTO CDC INTO scd1 FROM STREAM(changes) KEYS (id)
+            APPLY AS DELETE WHEN op = 'DELETE' SEQUENCE BY seq COLUMNS * EXCEPT (op, seq);
+          CREATE STREAMING TABLE scd2;
+          CREATE FLOW scd2_flow AS AUTO CDC INTO scd2 FROM STREAM(changes) KEYS (id)
+            APPLY AS DELETE WHEN op = 'DELETE' SEQUENCE BY seq COLUMNS * EXCEPT (op, seq) STORED AS SCD TYPE 2;
+          """);
+      int file = 0;
+      for (int start = 0; start < shuffled.size(); file++) {
+        int end = Math.min(shuffled.size(), start + 1 + random.nextInt(20));
+        Path batch = p.root().resolve("landing/batch-" + (100 + file) + ".json");
+        p.write(p.root().relativize(batch).toString(),
+            String.join("\n", shuffled.subList(start, end).stream().map(CdcModel.Event::json).toList()) + "\n");
+        Files.setLastModifiedTime(batch, FileTime.fromMillis(1_000_000_000_000L + file * 1000L));
+        start = end;
+      }
+      runOk(p);
+      assertEquals(CdcModel.scd1(events), p.rows("SELECT * FROM scd1"), "SCD 1, order " + order);
+      assertEquals(CdcModel.scd2(events), p.rows("SELECT * FROM scd2"), "SCD 2, order " + order);
+    }
   }
 }
