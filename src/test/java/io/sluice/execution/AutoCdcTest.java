@@ -11,7 +11,11 @@ import java.nio.file.attribute.FileTime;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
+import java.util.Map;
 import java.util.Random;
+import org.apache.spark.sql.Dataset;
+import org.apache.spark.sql.Encoders;
+import org.apache.spark.sql.Row;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -95,6 +99,50 @@ class AutoCdcTest {
   }
 
   @Test
+  void metricsWarningsDownstreamChangeFeedAndOnce() {
+    TestPipeline p = pipeline(USERS.substring(0, USERS.indexOf("CREATE STREAMING TABLE users_scd2")) + """
+        CREATE STREAMING TABLE scd1_changes AS SELECT userId, name, _change_type FROM STREAM(users_scd1);
+        CREATE STREAMING TABLE once_target;
+        CREATE FLOW once_flow AS AUTO CDC ONCE INTO once_target FROM users_cdc KEYS (userId)
+          SEQUENCE BY sequenceNum COLUMNS * EXCEPT (operation, sequenceNum);
+        """);
+    insert(p, "(124, 'Raul', 'Oaxaca', 'INSERT', 1), (123, 'Isabel', 'Monterrey', 'INSERT', 1), "
+        + "(125, 'Mercedes', 'Tijuana', 'INSERT', 2), (126, 'Lily', 'Cancun', 'INSERT', 2), "
+        + "(126, 'Lily', 'Cancun', 'INSERT', 2), (124, 'Raul', 'Puebla', 'UPDATE', 1)");
+    UpdateResult first = p.run();
+    assertTrue(first.succeeded(), () -> first.flows().toString());
+    assertEquals(List.of("[123,Isabel,Monterrey]", "[124,Raul,Puebla]", "[125,Mercedes,Tijuana]", "[126,Lily,Cancun]"),
+        p.rows("SELECT * FROM users_scd1"), "of two upserts at one sequence, the one whose values sort last");
+    Map<String, Long> figures = first.flows().get(0).kindMetrics();
+    assertEquals(4L, figures.get("num_upserted_rows"));
+    assertEquals(0L, figures.get("num_deleted_rows"));
+    assertEquals(2L, figures.get("num_ignored_events"), "the duplicate and the losing rival");
+    List<String> warnings = eventLog(p).where("level = 'WARN' AND origin.flow_name = 'users_scd1_flow'")
+        .select("details").as(Encoders.STRING()).collectAsList();
+    assertEquals(1, warnings.size());
+    assertTrue(warnings.get(0).contains("\"keys_with_rival_upserts\":1"), warnings.get(0));
+
+    insert(p, "(123, null, null, 'DELETE', 6), (125, 'Mercedes', 'Guadalajara', 'UPDATE', 6)");
+    UpdateResult second = p.run();
+    assertTrue(second.succeeded(), () -> second.flows().toString());
+    assertEquals(1L, second.flows().get(0).kindMetrics().get("num_deleted_rows"));
+    assertEquals(1L, second.flows().get(0).kindMetrics().get("num_upserted_rows"));
+    String details = eventLog(p).where("level = 'METRICS' AND origin.flow_name = 'users_scd1_flow' AND origin.update_id = '"
+        + second.updateId() + "'").select("details").as(Encoders.STRING()).first();
+    assertTrue(details.contains("\"num_upserted_rows\":1") && details.contains("\"num_deleted_rows\":1"), details);
+    assertEquals(List.of(
+            "[123,Isabel,delete]", "[123,Isabel,insert]", "[124,Raul,insert]", "[125,Mercedes,insert]",
+            "[125,Mercedes,update_postimage]", "[125,Mercedes,update_preimage]", "[126,Lily,insert]"),
+        p.rows("SELECT * FROM scd1_changes"), "a downstream stream reads the target's changes");
+    assertEquals(List.of("[123,Isabel,Monterrey]", "[124,Raul,Puebla]", "[125,Mercedes,Tijuana]", "[126,Lily,Cancun]"),
+        p.rows("SELECT * FROM once_target"), "a ONCE flow ran on the first update only");
+  }
+
+  private static Dataset<Row> eventLog(TestPipeline p) {
+    return p.spark().read().format("delta").load(p.root().resolve(".sluice/system/event_log").toString());
+  }
+
+  @Test
   void resultDoesNotDependOnArrivalOrderBatchingOrDuplicates() throws Exception {
     Random random = new Random(4_2_6);
     List<CdcModel.Event> events = new ArrayList<>();
@@ -104,7 +152,7 @@ class AutoCdcTest {
         sequences.add(seq);
       }
       Collections.shuffle(sequences, random);
-      for (int i = 0; i < 1 + random.nextInt(6); i++) {
+      for (int i = 0; i < 1 + random.nextInt(5); i++) {
         int seq = sequences.get(i);
         boolean delete = random.nextInt(4) == 0;
         CdcModel.Event event = new CdcModel.Event(key, seq, delete, delete ? null : "n" + random.nextInt(2),
@@ -133,7 +181,7 @@ class AutoCdcTest {
           """);
       int file = 0;
       for (int start = 0; start < shuffled.size(); file++) {
-        int end = Math.min(shuffled.size(), start + 1 + random.nextInt(20));
+        int end = Math.min(shuffled.size(), start + 8 + random.nextInt(16));
         Path batch = p.root().resolve("landing/batch-" + (100 + file) + ".json");
         p.write(p.root().relativize(batch).toString(),
             String.join("\n", shuffled.subList(start, end).stream().map(CdcModel.Event::json).toList()) + "\n");
