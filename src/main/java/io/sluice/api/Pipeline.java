@@ -13,4 +13,7 @@ public interface Pipeline {
    * REPLACE USING or REPLACE WHERE flow when the builder says so.
    */
   FlowBuilder flow(String name);
+
+  /** An AUTO CDC flow: applies a change feed to a streaming table, as SCD type 1 or 2. */
+  AutoCdcFlowBuilder autoCdcFlow(String name);
 }

@@ -1,6 +1,8 @@
 package io.sluice.api;
 
 import io.sluice.expectations.Expectation;
+import io.sluice.graph.AutoCdcBuilder;
+import io.sluice.graph.ColumnSelection;
 import io.sluice.expectations.ViolationAction;
 import io.sluice.graph.DatasetDefinition;
 import io.sluice.graph.DatasetName;
@@ -85,6 +87,12 @@ public final class RegisteringPipeline implements Pipeline {
         registry.register(new FlowDefinition(flowName, target, query::apply, mode, Map.of(), false, origin));
       }
     };
+  }
+
+  @Override
+  public AutoCdcFlowBuilder autoCdcFlow(String name) {
+    Origin origin = callerOrigin();
+    return new AutoCdcFlow(qualify(name, origin), origin);
   }
 
   /** A dataset and the implicit flow of its defining query, named after it. */
@@ -201,6 +209,125 @@ public final class RegisteringPipeline implements Pipeline {
     @Override
     public void create() {
       registry.register(builder.build());
+    }
+  }
+
+  private final class AutoCdcFlow implements AutoCdcFlowBuilder {
+    private final DatasetName name;
+    private final Origin origin;
+    // The same builder SQL fills, so both check the clauses alike.
+    private final AutoCdcBuilder cdc = new AutoCdcBuilder();
+    private DatasetName target;
+    private String source;
+
+    AutoCdcFlow(DatasetName name, Origin origin) {
+      this.name = name;
+      this.origin = origin;
+    }
+
+    @Override
+    public AutoCdcFlowBuilder into(String targetName) {
+      target = qualify(targetName, origin);
+      return this;
+    }
+
+    @Override
+    public AutoCdcFlowBuilder source(String table) {
+      source = table;
+      return this;
+    }
+
+    @Override
+    public AutoCdcFlowBuilder keys(String... keys) {
+      cdc.keys(List.of(keys));
+      return this;
+    }
+
+    @Override
+    public AutoCdcFlowBuilder sequenceBy(Column expr) {
+      cdc.sequenceBy(expr);
+      return this;
+    }
+
+    @Override
+    public AutoCdcFlowBuilder applyAsDeleteWhen(String condition) {
+      cdc.applyAsDeleteWhen(condition);
+      return this;
+    }
+
+    @Override
+    public AutoCdcFlowBuilder applyAsTruncateWhen(String condition) {
+      cdc.applyAsTruncateWhen(condition);
+      return this;
+    }
+
+    @Override
+    public AutoCdcFlowBuilder columns(String... columns) {
+      cdc.columns(ColumnSelection.only(List.of(columns)));
+      return this;
+    }
+
+    @Override
+    public AutoCdcFlowBuilder columnsExcept(String... columns) {
+      cdc.columns(ColumnSelection.except(List.of(columns)));
+      return this;
+    }
+
+    @Override
+    public AutoCdcFlowBuilder storedAsScdType(int type) {
+      cdc.storedAsScdType(type);
+      return this;
+    }
+
+    @Override
+    public AutoCdcFlowBuilder trackHistoryOn(String... columns) {
+      cdc.trackHistory(ColumnSelection.only(List.of(columns)));
+      return this;
+    }
+
+    @Override
+    public AutoCdcFlowBuilder trackHistoryExcept(String... columns) {
+      cdc.trackHistory(ColumnSelection.except(List.of(columns)));
+      return this;
+    }
+
+    @Override
+    public AutoCdcFlowBuilder ignoreNullUpdates() {
+      cdc.ignoreNullUpdates(ColumnSelection.ALL);
+      return this;
+    }
+
+    @Override
+    public AutoCdcFlowBuilder ignoreNullUpdatesOn(String... columns) {
+      cdc.ignoreNullUpdates(ColumnSelection.only(List.of(columns)));
+      return this;
+    }
+
+    @Override
+    public AutoCdcFlowBuilder ignoreNullUpdatesExcept(String... columns) {
+      cdc.ignoreNullUpdates(ColumnSelection.except(List.of(columns)));
+      return this;
+    }
+
+    @Override
+    public AutoCdcFlowBuilder once() {
+      cdc.once(true);
+      return this;
+    }
+
+    @Override
+    public void create() {
+      if (target == null) {
+        throw new GraphException("FLOW_WITHOUT_TARGET", origin, "AUTO CDC flow '" + name + "' needs into(target)");
+      }
+      if (source == null) {
+        throw new GraphException("AUTO_CDC_WITHOUT_SOURCE", origin,
+            "AUTO CDC flow '" + name + "' needs source(table): the change feed to apply");
+      }
+      FlowMode.AutoCdc mode = cdc.build(name, origin);
+      String from = source;
+      FlowFunction query = ctx -> mode.once() ? ctx.read(from) : ctx.readStream(from);
+      registry.register(new FlowDefinition(name, target, query::apply, mode, Map.of(), false, origin));
     }
   }
 }

@@ -44,6 +44,6 @@ public interface TableBuilder {
   /** Registers the dataset with its defining query (its implicit flow). */
   void query(FlowFunction query);
 
-  /** Registers the dataset alone: flows declared with {@link Pipeline#appendFlow} fill it. */
+  /** Registers the dataset alone: flows declared with {@link Pipeline#flow} or {@link Pipeline#autoCdcFlow} fill it. */
   void create();
 }

@@ -262,8 +262,12 @@ public final class SqlDefinitionParser {
     }
   }
 
-  /** The clause's leading keywords, as errors name it. */
+  /** The clause's leading keywords, as errors name it (and as one clause is told from another). */
   private static String clauseName(AutoCdcClauseContext clause) {
+    // One keyword, then the clause's content: the name must not include the content.
+    if (clause instanceof KeysClauseContext || clause instanceof ColumnsClauseContext) {
+      return clause.getChild(0).getText().toUpperCase(Locale.ROOT);
+    }
     if (clause instanceof IgnoreNullUpdatesClauseContext) {
       return "IGNORE NULL UPDATES";
     }

@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.sluice.SluiceException;
 import io.sluice.testing.TestPipeline;
 import java.nio.file.Path;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -167,5 +168,140 @@ class ValidationTest {
     assertEquals("BY_NAME_REQUIRED", failsToRun(
         "CREATE STREAMING TABLE t;\nCREATE FLOW f AS INSERT INTO t REPLACE USING (v) SEQUENCE BY id SELECT * FROM " + SOURCE + ";")
         .errorClass());
+  }
+
+  // ---------------------------------------------------------------- AUTO CDC (SEMANTICS §4)
+
+  private static final String CDC_SOURCE = "CREATE STREAMING TABLE src AS SELECT * FROM STREAM read_files("
+      + "'landing', format => 'json', schema => 'id INT, v STRING, seq INT, op STRING');\n";
+
+  /** Fails the definitions after {@code CDC_SOURCE}, which start on line 2, and checks the user's line. */
+  private SluiceException autoCdcFails(String errorClass, int line, String definitions) {
+    SluiceException e = failsToRun(CDC_SOURCE + definitions);
+    assertEquals(errorClass, e.errorClass(), e.userMessage());
+    assertTrue(e.userMessage().startsWith("transformations/pipeline.sql:" + line + ": "), e.userMessage());
+    return e;
+  }
+
+  @Test
+  void autoCdcUnknownKey() {
+    SluiceException e = autoCdcFails("AUTO_CDC_KEY_NOT_FOUND", 3, """
+        CREATE STREAMING TABLE t;
+        CREATE FLOW f AS AUTO CDC INTO t FROM STREAM(src)
+          KEYS (id, nope) SEQUENCE BY seq;
+        """);
+    assertTrue(e.getMessage().contains("'nope'") && e.getMessage().contains("id, v, seq, op"), e.getMessage());
+  }
+
+  @Test
+  void autoCdcUnknownColumn() {
+    SluiceException e = autoCdcFails("AUTO_CDC_COLUMN_NOT_FOUND", 3, """
+        CREATE STREAMING TABLE t;
+        CREATE FLOW f AS AUTO CDC INTO t FROM STREAM(src) KEYS (id) SEQUENCE BY seq COLUMNS * EXCEPT (op, nope);
+        """);
+    assertTrue(e.getMessage().contains("COLUMNS") && e.getMessage().contains("'nope'"), e.getMessage());
+  }
+
+  @Test
+  void autoCdcKeyLeftOutOfTheColumns() {
+    SluiceException e = autoCdcFails("AUTO_CDC_KEY_NOT_SELECTED", 3, """
+        CREATE STREAMING TABLE t;
+        CREATE FLOW f AS AUTO CDC INTO t FROM STREAM(src) KEYS (id) SEQUENCE BY seq COLUMNS * EXCEPT (id);
+        """);
+    assertTrue(e.getMessage().contains("'id'"), e.getMessage());
+  }
+
+  @Test
+  void autoCdcUnknownSequence() {
+    SluiceException e = autoCdcFails("AUTO_CDC_SEQUENCE_NOT_FOUND", 3, """
+        CREATE STREAMING TABLE t;
+        CREATE FLOW f AS AUTO CDC INTO t FROM STREAM(src) KEYS (id) SEQUENCE BY STRUCT(seq, nope);
+        """);
+    assertTrue(e.getMessage().contains("nope"), e.getMessage());
+  }
+
+  @Test
+  void autoCdcDeleteConditionThatIsNotBoolean() {
+    SluiceException e = autoCdcFails("AUTO_CDC_INVALID_CONDITION", 3, """
+        CREATE STREAMING TABLE t;
+        CREATE FLOW f AS AUTO CDC INTO t FROM STREAM(src) KEYS (id) APPLY AS DELETE WHEN upper(op) SEQUENCE BY seq;
+        """);
+    assertTrue(e.getMessage().contains("APPLY AS DELETE WHEN upper(op)") && e.getMessage().contains("string"),
+        e.getMessage());
+  }
+
+  @Test
+  void autoCdcScdType2DeclaredSchemaNeedsTheVersionColumns() {
+    SluiceException missing = autoCdcFails("AUTO_CDC_SCD2_SCHEMA", 2, """
+        CREATE STREAMING TABLE t (id INT, v STRING);
+        CREATE FLOW f AS AUTO CDC INTO t FROM STREAM(src) KEYS (id) SEQUENCE BY seq COLUMNS id, v STORED AS SCD TYPE 2;
+        """);
+    assertTrue(missing.getMessage().contains("__START_AT INT"), missing.getMessage());
+    SluiceException wrongType = autoCdcFails("AUTO_CDC_SCD2_SCHEMA", 3, """
+
+        CREATE STREAMING TABLE t (id INT, v STRING, __START_AT STRING, __END_AT STRING);
+        CREATE FLOW f AS AUTO CDC INTO t FROM STREAM(src) KEYS (id) SEQUENCE BY seq COLUMNS id, v STORED AS SCD TYPE 2;
+        """);
+    assertTrue(wrongType.getMessage().contains("__START_AT INT") && wrongType.getMessage().contains("not STRING"),
+        wrongType.getMessage());
+  }
+
+  @Test
+  void autoCdcTargetWrittenByAnAppendFlowToo() {
+    SluiceException e = autoCdcFails("AUTO_CDC_TARGET_SHARED", 3, """
+        CREATE STREAMING TABLE t;
+        CREATE FLOW f AS AUTO CDC INTO t FROM STREAM(src) KEYS (id) SEQUENCE BY seq;
+        CREATE FLOW g AS INSERT INTO t BY NAME SELECT * FROM STREAM(src);
+        """);
+    assertTrue(e.getMessage().contains("'g'") && e.getMessage().contains("transformations/pipeline.sql:4"),
+        e.getMessage());
+  }
+
+  @Test
+  void autoCdcSourceReadWithoutStream() {
+    SluiceException e = autoCdcFails("AUTO_CDC_SOURCE_NOT_STREAMING", 3, """
+        CREATE STREAMING TABLE t;
+        CREATE FLOW f AS AUTO CDC INTO t FROM src KEYS (id) SEQUENCE BY seq;
+        """);
+    assertTrue(e.getMessage().contains("STREAM") && e.getMessage().contains("ONCE"), e.getMessage());
+  }
+
+  @Test
+  void autoCdcIntoAMaterializedView() {
+    SluiceException e = autoCdcFails("AUTO_CDC_TARGET", 3, """
+        CREATE MATERIALIZED VIEW t;
+        CREATE FLOW f AS AUTO CDC INTO t FROM STREAM(src) KEYS (id) SEQUENCE BY seq;
+        """);
+    assertTrue(e.getMessage().endsWith("needs a streaming table as its target; 't' is a materialized view"),
+        e.getMessage());
+  }
+
+  @Test
+  void autoCdcTombstoneThresholdThatIsNotANumber() {
+    SluiceException e = autoCdcFails("INVALID_TABLE_PROPERTY", 2, """
+        CREATE STREAMING TABLE t TBLPROPERTIES ('pipelines.cdc.tombstoneGCThresholdInSeconds' = 'abc');
+        CREATE FLOW f AS AUTO CDC INTO t FROM STREAM(src) KEYS (id) SEQUENCE BY seq;
+        """);
+    assertTrue(e.getMessage().contains("pipelines.cdc.tombstoneGCThresholdInSeconds") && e.getMessage().contains("'abc'"),
+        e.getMessage());
+  }
+
+  @Test
+  void autoCdcScdType2IntoADeclaredSchemaWithTheVersionColumns() {
+    TestPipeline p = new TestPipeline(dir)
+        .write("landing/a.json", """
+            {"id": 1, "v": "a", "seq": 1, "op": "U"}
+            {"id": 1, "v": "b", "seq": 2, "op": "U"}
+            {"id": 2, "v": "c", "seq": 1, "op": "U"}
+            {"id": 2, "seq": 3, "op": "D"}
+            """)
+        .sql(CDC_SOURCE + """
+            CREATE STREAMING TABLE t (id INT NOT NULL, v STRING, __START_AT INT, __END_AT INT);
+            CREATE FLOW f AS AUTO CDC INTO t FROM STREAM(src) KEYS (id) APPLY AS DELETE WHEN op = 'D'
+              SEQUENCE BY seq COLUMNS * EXCEPT (seq, op) STORED AS SCD TYPE 2;
+            """);
+    UpdateResult result = p.run();
+    assertTrue(result.succeeded(), () -> result.flows().toString());
+    assertEquals(List.of("[1,a,1,2]", "[1,b,2,null]", "[2,c,1,3]"), p.rows("SELECT * FROM t"));
   }
 }

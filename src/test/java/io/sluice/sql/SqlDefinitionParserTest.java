@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.sluice.SluiceException;
 import io.sluice.expectations.Expectation;
 import io.sluice.expectations.ViolationAction;
+import io.sluice.graph.ColumnSelection;
 import io.sluice.graph.DataflowGraph;
 import io.sluice.graph.DatasetDefinition;
 import io.sluice.graph.DatasetName;
@@ -20,6 +21,7 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import org.apache.spark.sql.functions;
 import org.junit.jupiter.api.Test;
 
 /** The SQL statements of a pipeline file, registered without a Spark session. */
@@ -789,5 +791,202 @@ class SqlDefinitionParserTest {
         fails("CREATE STREAMING TABLE t TBLPROPERTIES ('a' = '1') TBLPROPERTIES ('b' = '2')").errorClass());
     assertEquals("DUPLICATE_CLAUSE",
         fails("CREATE STREAMING TABLE u CLUSTER BY (a) CLUSTER BY (b)").errorClass());
+  }
+
+  // ---------------------------------------------------------------- AUTO CDC (SEMANTICS §4.1)
+
+  private static FlowMode.AutoCdc autoCdc(DataflowGraph graph, String flow) {
+    return (FlowMode.AutoCdc) flow(graph, flow).mode();
+  }
+
+  @Test
+  void autoCdcClausesInAnyOrderGiveTheSameFlow() {
+    DataflowGraph graph = parse("""
+        CREATE STREAMING TABLE t1;
+        CREATE FLOW f1 AS AUTO CDC INTO t1
+        FROM STREAM(src)
+        KEYS (id, region)
+        IGNORE NULL UPDATES ON * EXCEPT (city)
+        APPLY AS DELETE WHEN op = 'DELETE'
+        SEQUENCE BY STRUCT(ts, n)
+        COLUMNS * EXCEPT (op, ts)
+        STORED AS SCD TYPE 2
+        TRACK HISTORY ON name, city;
+        CREATE FLOW f2 AS auto cdc INTO t1 FROM STREAM(src)
+          track history on name, city
+          stored as scd type 2
+          columns * except (op, ts)
+          sequence by STRUCT(ts, n)
+          apply as delete when op = 'DELETE'
+          ignore null updates on * except (city)
+          keys (id, region);
+        """);
+
+    FlowMode.AutoCdc expected = new FlowMode.AutoCdc(List.of("id", "region"), functions.expr("STRUCT(ts, n)"),
+        Optional.of("op = 'DELETE'"), Optional.empty(), ColumnSelection.except(List.of("op", "ts")), 2,
+        ColumnSelection.only(List.of("name", "city")), ColumnSelection.except(List.of("city")), false);
+    assertEquals(expected, autoCdc(graph, "f1"));
+    assertEquals(expected, autoCdc(graph, "f2"));
+    assertTrue(expected.streaming());
+    FlowDefinition f1 = flow(graph, "f1");
+    assertEquals(name("t1"), f1.target());
+    assertFalse(f1.implicit());
+    assertEquals(at(2), f1.origin());
+    assertEquals("SELECT * FROM STREAM(src)", query(f1).text());
+    assertEquals(at(3), query(f1).origin());
+    assertEquals(at(11), flow(graph, "f2").origin());
+  }
+
+  @Test
+  void autoCdcTruncateClauseInAnyOrder() {
+    DataflowGraph graph = parse("""
+        CREATE FLOW a AS AUTO CDC INTO t FROM STREAM(src) KEYS (id) APPLY AS TRUNCATE WHEN op = 'T'
+          APPLY AS DELETE WHEN op = 'D' SEQUENCE BY ts IGNORE NULL UPDATES STORED AS SCD TYPE 1;
+        CREATE FLOW b AS AUTO CDC INTO t FROM STREAM(src) STORED AS SCD TYPE 1 IGNORE NULL UPDATES SEQUENCE BY ts
+          APPLY AS DELETE WHEN op = 'D' APPLY AS TRUNCATE WHEN op = 'T' KEYS (id);
+        """);
+
+    FlowMode.AutoCdc expected = new FlowMode.AutoCdc(List.of("id"), functions.expr("ts"), Optional.of("op = 'D'"),
+        Optional.of("op = 'T'"), ColumnSelection.ALL, 1, ColumnSelection.ALL, ColumnSelection.ALL, false);
+    assertEquals(expected, autoCdc(graph, "a"));
+    assertEquals(expected, autoCdc(graph, "b"));
+  }
+
+  @Test
+  void autoCdcDefaultsAndOnce() {
+    DataflowGraph graph = parse("CREATE FLOW f AS AUTO CDC ONCE INTO t FROM snapshot_feed KEYS (id) SEQUENCE BY ts;");
+
+    FlowMode.AutoCdc mode = autoCdc(graph, "f");
+    assertEquals(new FlowMode.AutoCdc(List.of("id"), functions.expr("ts"), Optional.empty(), Optional.empty(),
+        ColumnSelection.ALL, 1, ColumnSelection.ALL, ColumnSelection.NONE, true), mode);
+    assertFalse(mode.streaming());
+    assertEquals("SELECT * FROM snapshot_feed", query(flow(graph, "f")).text());
+  }
+
+  @Test
+  void autoCdcSourceForms() {
+    DataflowGraph graph = parse("""
+        CREATE FLOW parens AS AUTO CDC INTO t FROM STREAM(src) KEYS (id) SEQUENCE BY ts;
+        CREATE FLOW bare AS AUTO CDC INTO t FROM STREAM src KEYS (id) SEQUENCE BY ts;
+        CREATE FLOW qualified AS AUTO CDC INTO t FROM STREAM other_db.`src-1` KEYS (id) SEQUENCE BY ts;
+        CREATE FLOW batch AS AUTO CDC INTO t FROM src KEYS (id) SEQUENCE BY ts;
+        """);
+
+    assertEquals("SELECT * FROM STREAM(src)", query(flow(graph, "parens")).text());
+    assertEquals("SELECT * FROM STREAM(src)", query(flow(graph, "bare")).text());
+    assertEquals("SELECT * FROM STREAM(other_db.`src-1`)", query(flow(graph, "qualified")).text());
+    assertEquals("SELECT * FROM src", query(flow(graph, "batch")).text());
+    assertFalse(autoCdc(graph, "batch").once(), "a batch source without ONCE is refused later, by the validator");
+  }
+
+  @Test
+  void autoCdcColumnSelections() {
+    DataflowGraph graph = parse("""
+        CREATE FLOW list AS AUTO CDC INTO t FROM STREAM(s) KEYS (id) SEQUENCE BY ts COLUMNS id, a, b;
+        CREATE FLOW parens AS AUTO CDC INTO t FROM STREAM(s) KEYS (id) SEQUENCE BY ts COLUMNS (id, a, b);
+        CREATE FLOW except AS AUTO CDC INTO t FROM STREAM(s) KEYS (id) SEQUENCE BY ts COLUMNS * EXCEPT (a);
+        CREATE FLOW star AS AUTO CDC INTO t FROM STREAM(s) KEYS (id) COLUMNS * SEQUENCE BY ts;
+        CREATE FLOW inu AS AUTO CDC INTO t FROM STREAM(s) KEYS (id) SEQUENCE BY ts IGNORE NULL UPDATES;
+        CREATE FLOW inu_on AS AUTO CDC INTO t FROM STREAM(s) KEYS (id) SEQUENCE BY ts IGNORE NULL UPDATES ON (a, b);
+        CREATE FLOW inu_except AS AUTO CDC INTO t FROM STREAM(s) KEYS (id) IGNORE NULL UPDATES ON * EXCEPT (a)
+          SEQUENCE BY ts;
+        CREATE FLOW track_except AS AUTO CDC INTO t FROM STREAM(s) KEYS (id) SEQUENCE BY ts STORED AS SCD TYPE 2
+          TRACK HISTORY ON * EXCEPT (b);
+        """);
+
+    assertEquals(ColumnSelection.only(List.of("id", "a", "b")), autoCdc(graph, "list").columns());
+    assertEquals(ColumnSelection.only(List.of("id", "a", "b")), autoCdc(graph, "parens").columns());
+    assertEquals(ColumnSelection.except(List.of("a")), autoCdc(graph, "except").columns());
+    assertEquals(ColumnSelection.ALL, autoCdc(graph, "star").columns());
+    assertEquals(ColumnSelection.ALL, autoCdc(graph, "inu").ignoreNullUpdates());
+    assertEquals(ColumnSelection.only(List.of("a", "b")), autoCdc(graph, "inu_on").ignoreNullUpdates());
+    assertEquals(ColumnSelection.except(List.of("a")), autoCdc(graph, "inu_except").ignoreNullUpdates());
+    assertEquals(ColumnSelection.NONE, autoCdc(graph, "list").ignoreNullUpdates());
+    assertEquals(ColumnSelection.except(List.of("b")), autoCdc(graph, "track_except").trackHistory());
+  }
+
+  @Test
+  void autoCdcClauseGivenTwice() {
+    SluiceException keys = fails("""
+        CREATE FLOW f AS AUTO CDC INTO t FROM STREAM(s)
+          KEYS (id)
+          SEQUENCE BY ts
+          KEYS (other);
+        """);
+    assertEquals("DUPLICATE_CLAUSE", keys.errorClass());
+    assertEquals(at(4), keys.origin());
+    assertTrue(keys.getMessage().startsWith("KEYS is given twice"), keys.getMessage());
+
+    SluiceException columns = fails("""
+        CREATE FLOW g AS AUTO CDC INTO t FROM STREAM(s) KEYS (id) SEQUENCE BY ts
+          COLUMNS a, id
+          COLUMNS * EXCEPT (b);
+        """);
+    assertEquals("DUPLICATE_CLAUSE", columns.errorClass());
+    assertEquals(at(3), columns.origin());
+    assertTrue(columns.getMessage().startsWith("COLUMNS is given twice"), columns.getMessage());
+
+    Map<String, String> clauses = Map.of(
+        "SEQUENCE BY ts2", "SEQUENCE BY",
+        "apply as delete when b", "APPLY AS DELETE WHEN",
+        "IGNORE NULL UPDATES ON (a)", "IGNORE NULL UPDATES",
+        "STORED AS SCD TYPE 1", "STORED AS");
+    clauses.forEach((twice, clause) -> {
+      SluiceException e = fails("CREATE FLOW h AS AUTO CDC INTO t FROM STREAM(s) KEYS (id) SEQUENCE BY ts\n"
+          + "APPLY AS DELETE WHEN a IGNORE NULL UPDATES STORED AS SCD TYPE 1\n" + twice);
+      assertEquals("DUPLICATE_CLAUSE", e.errorClass(), twice);
+      assertEquals(at(3), e.origin(), twice);
+      assertTrue(e.getMessage().startsWith(clause + " is given twice for flow 'h'"), e.getMessage());
+    });
+  }
+
+  @Test
+  void autoCdcWithoutKeys() {
+    SluiceException none = fails("\nCREATE FLOW f AS AUTO CDC INTO t\nFROM STREAM(s)\nSEQUENCE BY ts");
+    assertEquals("AUTO_CDC_WITHOUT_KEYS", none.errorClass());
+    assertEquals(at(2), none.origin());
+    assertTrue(none.getMessage().startsWith("AUTO CDC flow 'f' names no key column"), none.getMessage());
+
+    SluiceException empty = fails("CREATE FLOW g AS AUTO CDC INTO t FROM STREAM(s) KEYS () SEQUENCE BY ts");
+    assertEquals("AUTO_CDC_WITHOUT_KEYS", empty.errorClass());
+    assertEquals(at(1), empty.origin());
+  }
+
+  @Test
+  void autoCdcWithoutSequence() {
+    SluiceException e = fails("CREATE STREAMING TABLE x AS SELECT 1;\nCREATE FLOW f AS AUTO CDC INTO t FROM STREAM(s) KEYS (id)");
+    assertEquals("AUTO_CDC_WITHOUT_SEQUENCE", e.errorClass());
+    assertEquals(at(2), e.origin());
+    assertTrue(e.getMessage().contains("SEQUENCE BY"), e.getMessage());
+  }
+
+  @Test
+  void autoCdcScdTypeIsOneOrTwo() {
+    SluiceException three = fails("CREATE FLOW f AS AUTO CDC INTO t FROM STREAM(s) KEYS (id) SEQUENCE BY ts\n  STORED AS SCD TYPE 3");
+    assertEquals("AUTO_CDC_INVALID_SCD_TYPE", three.errorClass());
+    assertEquals(at(2), three.origin());
+    assertTrue(three.getMessage().contains("not 3"), three.getMessage());
+    assertEquals("AUTO_CDC_INVALID_SCD_TYPE",
+        fails("CREATE FLOW g AS AUTO CDC INTO t FROM STREAM(s) KEYS (id) SEQUENCE BY ts STORED AS SCD TYPE two").errorClass());
+  }
+
+  @Test
+  void autoCdcClausesThatNeedTheOtherScdType() {
+    SluiceException truncate = fails("""
+        CREATE FLOW f AS AUTO CDC INTO t FROM STREAM(s) KEYS (id) SEQUENCE BY ts
+          APPLY AS TRUNCATE WHEN op = 'T'
+          STORED AS SCD TYPE 2;
+        """);
+    assertEquals("AUTO_CDC_TRUNCATE_WITH_SCD2", truncate.errorClass());
+    assertEquals(at(1), truncate.origin());
+
+    SluiceException track = fails("""
+
+        CREATE FLOW g AS AUTO CDC INTO t FROM STREAM(s) KEYS (id) SEQUENCE BY ts
+          TRACK HISTORY ON a;
+        """);
+    assertEquals("AUTO_CDC_TRACK_HISTORY_WITH_SCD1", track.errorClass());
+    assertEquals(at(2), track.origin());
+    assertEquals(List.of(), registry.toGraph().flows(), "no flow is registered");
   }
 }
