@@ -2,10 +2,10 @@ package io.sluice.execution;
 
 import static io.sluice.execution.CdcEvents.OP;
 import static io.sluice.execution.CdcEvents.RECORDED_AT;
-import static io.sluice.execution.CdcEvents.RIVALS;
 import static io.sluice.execution.CdcEvents.SEQ;
 import static io.sluice.execution.CdcEvents.TRUNCATE;
 import static io.sluice.execution.ColumnNames.col;
+import static org.apache.spark.sql.functions.count;
 import static org.apache.spark.sql.functions.current_timestamp;
 import static org.apache.spark.sql.functions.lit;
 import static org.apache.spark.sql.functions.max;
@@ -78,16 +78,19 @@ final class AutoCdcSink implements BatchSink {
     Truncation truncation = Truncation.of(session, store, incoming, mode.truncateWhen().isPresent());
     Dataset<Row> changed = incoming.where(col(OP).notEqual(lit(TRUNCATE)));
     String firstKey = columns.keys().get(0);
-    Scope scope = truncation.isNew() ? Scope.everything() : Scope.of(changed.select(ColumnNames.cols(columns.keys())).distinct(), firstKey);
-    Dataset<Row> storedEvents = scope.select(store.read(session).where(col(OP).notEqual(lit(TRUNCATE))), columns.keys());
-    Dataset<Row> combined = truncation.after(events.dedupe(
-        storedEvents.drop(RECORDED_AT).unionByName(changed, true))).persist();
+    Scope scope = truncation.isNew()
+        ? Scope.everything()
+        : Scope.of(changed.select(ColumnNames.cols(columns.keys())).distinct(), firstKey);
+    Dataset<Row> storedEvents =
+        scope.select(store.read(session).where(col(OP).notEqual(lit(TRUNCATE))), columns.keys());
+    Dataset<Row> known = storedEvents.drop(RECORDED_AT).unionByName(changed, true);
+    Dataset<Row> combined = truncation.after(events.dedupe(known)).persist();
     Dataset<Row> storeChanges = null;
     Dataset<Row> targetChanges = null;
     try {
       CdcReplay replay = mode.scdType() == 2
-          ? CdcReplay.scd2(combined.drop(RIVALS), columns)
-          : CdcReplay.scd1(combined.drop(RIVALS), columns);
+          ? CdcReplay.scd2(combined, columns)
+          : CdcReplay.scd1(combined, columns);
       Dataset<Row> storeBefore = truncation.isNew() ? store.read(session) : storedEvents;
       Dataset<Row> storeAfter = truncation.withMarker(replay.kept().withColumn(RECORDED_AT, current_timestamp()));
       List<String> storeMatch = new ArrayList<>(columns.keys());
@@ -98,25 +101,24 @@ final class AutoCdcSink implements BatchSink {
       List<String> targetMatch = targetMatch();
       targetChanges = KeyedDiff.changes(targetBefore.select(ColumnNames.cols(List.of(replay.rows().columns()))),
           replay.rows(), targetMatch, others(targetMatch)).persist();
-      Map<String, Object> metrics = metrics(storeChanges, targetChanges, rowCount, truncation.isNew());
-      warnAboutRivals(combined, batchId);
+      Counts counts = Counts.of(storeChanges, targetChanges);
+      warnAboutRivals(known, batchId);
       Dataset<Row> target = targetChanges;
       Dataset<Row> state = storeChanges;
       Column targetScope = scope.on(col("t", firstKey));
-      if (!target.isEmpty()) {
+      if (counts.targetChanges() > 0) {
         DeltaWrites.idempotently(session, appId, batchId, () -> {
           KeyedDiff.merge(DeltaTable.forName(session, table), target, targetScope, targetMatch, false);
           return null;
         });
       }
-      if (!state.isEmpty()) {
+      if (counts.storeChanges() > 0) {
         DeltaWrites.idempotently(session, appId, batchId, () -> {
           KeyedDiff.merge(store.table(session), state, truncation.isNew() ? lit(true) : targetScope, storeMatch, true);
           return null;
         });
       }
-      long written = (long) metrics.get("num_upserted_rows") + (long) metrics.get("num_deleted_rows");
-      return new Written(written, metrics);
+      return new Written(counts.upserted() + counts.deleted(), counts.metrics(rowCount, truncation.isNew()));
     } finally {
       combined.unpersist();
       if (storeChanges != null) {
@@ -146,37 +148,48 @@ final class AutoCdcSink implements BatchSink {
     return others;
   }
 
-  /** §4.7: the events applied, as upserts and deletes, and what the target's rows did. */
-  private static Map<String, Object> metrics(
-      Dataset<Row> storeChanges, Dataset<Row> targetChanges, long rowCount, boolean truncated) {
-    Column applied = col(KeyedDiff.ACTION).notEqual(lit(KeyedDiff.DELETE));
-    Row events = storeChanges.agg(
-        sum(when(applied.and(col(OP).equalTo(lit(CdcEvents.UPSERT))), 1).otherwise(0)),
-        sum(when(applied.and(col(OP).equalTo(lit(CdcEvents.DELETE))), 1).otherwise(0))).first();
-    Row target = targetChanges.agg(
-        sum(when(col(KeyedDiff.ACTION).equalTo(lit(KeyedDiff.INSERT)), 1).otherwise(0)),
-        sum(when(col(KeyedDiff.ACTION).equalTo(lit(KeyedDiff.UPDATE)), 1).otherwise(0)),
-        sum(when(col(KeyedDiff.ACTION).equalTo(lit(KeyedDiff.DELETE)), 1).otherwise(0))).first();
-    long upserted = count(events, 0);
-    long deleted = count(events, 1);
-    Map<String, Object> metrics = new LinkedHashMap<>();
-    metrics.put("num_upserted_rows", upserted);
-    metrics.put("num_deleted_rows", deleted);
-    metrics.put("num_ignored_events", Math.max(0, rowCount - upserted - deleted - (truncated ? 1 : 0)));
-    metrics.put("num_truncates", truncated ? 1L : 0L);
-    metrics.put("target_rows_inserted", count(target, 0));
-    metrics.put("target_rows_updated", count(target, 1));
-    metrics.put("target_rows_deleted", count(target, 2));
-    return metrics;
-  }
+  /**
+   * What one batch changed, from the two diffs: the events the store took (§4.7's upserts
+   * and deletes) and the target rows inserted, updated and deleted.
+   */
+  private record Counts(long storeChanges, long upserted, long deleted, long inserted, long updated, long removed) {
+    static Counts of(Dataset<Row> storeChanges, Dataset<Row> targetChanges) {
+      Column taken = col(KeyedDiff.ACTION).notEqual(lit(KeyedDiff.DELETE));
+      Row events = storeChanges.agg(
+          count(lit(true)),
+          sum(when(taken.and(col(OP).equalTo(lit(CdcEvents.UPSERT))), 1).otherwise(0)),
+          sum(when(taken.and(col(OP).equalTo(lit(CdcEvents.DELETE))), 1).otherwise(0))).first();
+      Row rows = targetChanges.agg(
+          sum(when(col(KeyedDiff.ACTION).equalTo(lit(KeyedDiff.INSERT)), 1).otherwise(0)),
+          sum(when(col(KeyedDiff.ACTION).equalTo(lit(KeyedDiff.UPDATE)), 1).otherwise(0)),
+          sum(when(col(KeyedDiff.ACTION).equalTo(lit(KeyedDiff.DELETE)), 1).otherwise(0))).first();
+      return new Counts(value(events, 0), value(events, 1), value(events, 2), value(rows, 0), value(rows, 1), value(rows, 2));
+    }
 
-  private static long count(Row row, int i) {
-    return row.isNullAt(i) ? 0 : row.getLong(i);
+    long targetChanges() {
+      return inserted + updated + removed;
+    }
+
+    Map<String, Object> metrics(long rowCount, boolean truncated) {
+      Map<String, Object> metrics = new LinkedHashMap<>();
+      metrics.put("num_upserted_rows", upserted);
+      metrics.put("num_deleted_rows", deleted);
+      metrics.put("num_ignored_events", Math.max(0, rowCount - upserted - deleted - (truncated ? 1 : 0)));
+      metrics.put("num_truncates", truncated ? 1L : 0L);
+      metrics.put("target_rows_inserted", inserted);
+      metrics.put("target_rows_updated", updated);
+      metrics.put("target_rows_deleted", removed);
+      return metrics;
+    }
+
+    private static long value(Row row, int i) {
+      return row.isNullAt(i) ? 0 : row.getLong(i);
+    }
   }
 
   /** §4.3: two different upserts at one key and sequence are resolved, and said so. */
-  private void warnAboutRivals(Dataset<Row> combined, long batchId) {
-    long keys = combined.where(col(RIVALS).gt(lit(1))).count();
+  private void warnAboutRivals(Dataset<Row> known, long batchId) {
+    long keys = events.rivals(known);
     if (keys > 0) {
       run.warn("batch " + batchId + ": " + keys + " key(s) had different upserts at one sequence; kept, for each,"
           + " the one whose values sort last as JSON", Map.of("batch_id", batchId, "keys_with_rival_upserts", keys));

@@ -1,11 +1,11 @@
 package io.sluice.execution;
 
 import static io.sluice.execution.ColumnNames.col;
-import static org.apache.spark.sql.functions.collect_set;
+import static org.apache.spark.sql.functions.countDistinct;
 import static org.apache.spark.sql.functions.expr;
 import static org.apache.spark.sql.functions.lit;
-import static org.apache.spark.sql.functions.row_number;
-import static org.apache.spark.sql.functions.size;
+import static org.apache.spark.sql.functions.lag;
+import static org.apache.spark.sql.functions.not;
 import static org.apache.spark.sql.functions.struct;
 import static org.apache.spark.sql.functions.to_json;
 import static org.apache.spark.sql.functions.when;
@@ -39,8 +39,6 @@ final class CdcEvents {
   static final String UPSERT = "U";
   static final String DELETE = "D";
   static final String TRUNCATE = "T";
-  /** How many different upserts share the event's key and sequence (after {@link #dedupe}). */
-  static final String RIVALS = "__sluice_rivals";
 
   private final ResolvedFlow flow;
   private final FlowMode.AutoCdc mode;
@@ -106,19 +104,28 @@ final class CdcEvents {
   /**
    * One event per key and sequence (SEMANTICS §4.3): a truncate wins, then a delete; of
    * different upserts, the one whose values sort last as JSON, so every order of arrival
-   * keeps the same one. {@link #RIVALS} counts the different upserts that competed.
+   * keeps the same one. The window is partitioned by key alone, as the replay's are, so
+   * Spark shuffles the events once.
    */
   Dataset<Row> dedupe(Dataset<Row> events) {
-    List<Column> partition = new ArrayList<>(List.of(ColumnNames.cols(keys())));
-    partition.add(col(SEQ));
     Column rank = when(col(OP).equalTo(lit(TRUNCATE)), lit(3)).when(col(OP).equalTo(lit(DELETE)), lit(2)).otherwise(lit(1));
-    Column json = to_json(col(VALUES));
-    WindowSpec group = Window.partitionBy(partition.toArray(Column[]::new));
-    return events
-        .withColumn(RIVALS, size(collect_set(when(col(OP).equalTo(lit(UPSERT)), json)).over(group)))
-        .withColumn("__sluice_pick", row_number().over(group.orderBy(rank.desc(), json.desc())))
-        .where(col("__sluice_pick").equalTo(lit(1)))
-        .drop("__sluice_pick");
+    WindowSpec inOrder = Window.partitionBy(ColumnNames.cols(keys()))
+        .orderBy(col(SEQ), rank.desc(), to_json(col(VALUES)).desc());
+    Column previous = lag(col(SEQ), 1).over(inOrder);
+    return events.withColumn("__sluice_previous", previous)
+        .where(col("__sluice_previous").isNull().or(not(col("__sluice_previous").eqNullSafe(col(SEQ)))))
+        .drop("__sluice_previous");
+  }
+
+  /** How many key and sequence pairs carry different upserts, which {@link #dedupe} chose between. */
+  long rivals(Dataset<Row> events) {
+    List<Column> group = new ArrayList<>(List.of(ColumnNames.cols(keys())));
+    group.add(col(SEQ));
+    return events.where(col(OP).equalTo(lit(UPSERT)))
+        .groupBy(group.toArray(Column[]::new))
+        .agg(countDistinct(to_json(col(VALUES))).as("__sluice_upserts"))
+        .where(col("__sluice_upserts").gt(lit(1)))
+        .count();
   }
 
   /** The state store's columns: the events' plus when each was recorded. */

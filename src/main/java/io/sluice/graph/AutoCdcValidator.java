@@ -1,7 +1,9 @@
 package io.sluice.graph;
 
+import java.util.Arrays;
 import java.util.List;
 import java.util.Optional;
+import java.util.stream.IntStream;
 import org.apache.spark.sql.types.DataType;
 import org.apache.spark.sql.types.StructField;
 import org.apache.spark.sql.types.StructType;
@@ -45,7 +47,7 @@ final class AutoCdcValidator {
       StructType declared = graph.schemas().get(target.name());
       DataType sequence = flow.autoCdc().orElseThrow().sequenceType();
       for (String column : List.of(AutoCdcColumns.START_AT, AutoCdcColumns.END_AT)) {
-        Optional<StructField> field = java.util.Arrays.stream(declared.fields())
+        Optional<StructField> field = Arrays.stream(declared.fields())
             .filter(f -> f.name().equalsIgnoreCase(column)).findFirst();
         if (field.isEmpty() || !field.get().dataType().equals(sequence)) {
           throw new GraphException("AUTO_CDC_SCD2_SCHEMA", target.origin(), "the declared columns of '"
@@ -58,6 +60,6 @@ final class AutoCdcValidator {
   }
 
   private static boolean sameKeys(List<String> a, List<String> b) {
-    return a.size() == b.size() && java.util.stream.IntStream.range(0, a.size()).allMatch(i -> a.get(i).equalsIgnoreCase(b.get(i)));
+    return a.size() == b.size() && IntStream.range(0, a.size()).allMatch(i -> a.get(i).equalsIgnoreCase(b.get(i)));
   }
 }
