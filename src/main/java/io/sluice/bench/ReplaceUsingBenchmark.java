@@ -1,16 +1,17 @@
 package io.sluice.bench;
 
+import static io.sluice.bench.BenchSupport.append;
+import static io.sluice.bench.BenchSupport.rate;
+import static io.sluice.bench.BenchSupport.time;
+import static io.sluice.bench.BenchSupport.write;
+
 import io.sluice.execution.FlowOutcome;
 import io.sluice.execution.PipelineUpdate;
 import io.sluice.execution.UpdateOptions;
 import io.sluice.execution.UpdateResult;
-import io.sluice.graph.SparkErrors;
 import io.sluice.spec.PipelineSpec;
 import io.sluice.spec.SpecLoader;
-import java.io.IOException;
 import java.io.PrintStream;
-import java.io.UncheckedIOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -114,10 +115,6 @@ public final class ReplaceUsingBenchmark {
     spark.sql("CREATE TABLE " + copy + " SHALLOW CLONE " + table);
   }
 
-  private static String rate(double seconds, long rows) {
-    return String.format(Locale.ROOT, "%.1f (%.0fk/s)", seconds, rows / seconds / 1000);
-  }
-
   private Dataset<Row> rows(long firstKey, long count, long sequence) {
     return spark.range(Math.max(0, firstKey), Math.max(0, firstKey) + count).toDF("booking_id").selectExpr(
         "booking_id",
@@ -125,28 +122,5 @@ public final class ReplaceUsingBenchmark {
         "element_at(array('pending', 'confirmed', 'modified', 'cancelled'), 1 + pmod(hash(booking_id, " + sequence + "), 4)) AS status",
         "CAST(pmod(hash(booking_id, " + sequence + ", 'amount'), 300000) / 100.0 AS DECIMAL(10,2)) AS total_amount",
         sequence + "L AS seq");
-  }
-
-  private static double time(Runnable work) {
-    long start = System.nanoTime();
-    work.run();
-    return (System.nanoTime() - start) / 1e9;
-  }
-
-  private static void append(Dataset<Row> rows, String table) {
-    try {
-      rows.writeTo(table).append();
-    } catch (Exception e) {
-      throw SparkErrors.unchecked(e);
-    }
-  }
-
-  private static void write(Path file, String text) {
-    try {
-      Files.createDirectories(file.getParent());
-      Files.writeString(file, text);
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
-    }
   }
 }

@@ -1,34 +1,68 @@
 package io.sluice.cli;
 
+import io.sluice.bench.AutoCdcBenchmark;
 import io.sluice.bench.ReplaceUsingBenchmark;
+import io.sluice.session.SparkSessions;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.concurrent.Callable;
 import org.apache.spark.sql.SparkSession;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
+import picocli.CommandLine.ParameterException;
+import picocli.CommandLine.Spec;
 
-/** {@code sluice bench replace-using}: the REPLACE USING benchmark; prints a table of figures. */
-@Command(name = "bench", description = "Benchmark REPLACE USING against a Delta append and a hand-written MERGE.")
+/** {@code sluice bench replace-using | auto-cdc}: the benchmarks; each prints a table of figures. */
+@Command(name = "bench", description = "Benchmark a flow kind against a Delta append and a hand-written MERGE.",
+    subcommands = {BenchCommand.ReplaceUsing.class, BenchCommand.AutoCdc.class})
 final class BenchCommand implements Callable<Integer> {
-  @Option(names = "--rows", defaultValue = "10000000", description = "Target rows (default ${DEFAULT-VALUE}).")
-  long rows;
-
-  @Option(names = "--dir", description = "Scratch folder (default: a new temporary folder).")
-  Path dir;
+  @Spec CommandSpec spec;
 
   @Override
-  public Integer call() throws Exception {
-    Path root = dir != null ? dir : Files.createTempDirectory("sluice-bench");
-    SparkSession.Builder builder = SparkSession.builder().appName("sluice bench");
-    io.sluice.session.SparkSessions.embeddedDefaults(root.resolve("storage")).forEach(builder::config);
-    io.sluice.session.SparkSessions.deltaSettings().forEach(builder::config);
-    SparkSession spark = builder.enableHiveSupport().getOrCreate();
-    try {
-      new ReplaceUsingBenchmark(spark, root, System.out).run(rows, new double[] {0.001, 0.01, 0.1});
-    } finally {
-      spark.stop();
+  public Integer call() {
+    throw new ParameterException(spec.commandLine(), "name a benchmark: replace-using or auto-cdc");
+  }
+
+  /** What every benchmark takes: its size, its scratch folder, and an embedded Spark there. */
+  abstract static class Benchmark implements Callable<Integer> {
+    @Option(names = "--rows", defaultValue = "10000000", description = "Target rows (default ${DEFAULT-VALUE}).")
+    long rows;
+
+    @Option(names = "--dir", description = "Scratch folder (default: a new temporary folder).")
+    Path dir;
+
+    abstract void run(SparkSession spark, Path root);
+
+    @Override
+    public Integer call() throws Exception {
+      Path root = dir != null ? dir : Files.createTempDirectory("sluice-bench");
+      SparkSession.Builder builder = SparkSession.builder().appName("sluice bench");
+      SparkSessions.embeddedDefaults(root.resolve("storage")).forEach(builder::config);
+      SparkSessions.deltaSettings().forEach(builder::config);
+      SparkSession spark = builder.enableHiveSupport().getOrCreate();
+      try {
+        run(spark, root);
+      } finally {
+        spark.stop();
+      }
+      return 0;
     }
-    return 0;
+  }
+
+  @Command(name = "replace-using", description = "REPLACE USING batches of 0.1%%, 1%% and 10%% of the target.")
+  static final class ReplaceUsing extends Benchmark {
+    @Override
+    void run(SparkSession spark, Path root) {
+      new ReplaceUsingBenchmark(spark, root, System.out).run(rows, new double[] {0.001, 0.01, 0.1});
+    }
+  }
+
+  @Command(name = "auto-cdc", description = "AUTO CDC (SCD 1 and 2): the initial load, then a batch of 1%% of the keys.")
+  static final class AutoCdc extends Benchmark {
+    @Override
+    void run(SparkSession spark, Path root) {
+      new AutoCdcBenchmark(spark, root, System.out).run(rows);
+    }
   }
 }

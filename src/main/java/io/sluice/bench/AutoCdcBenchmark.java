@@ -1,0 +1,217 @@
+package io.sluice.bench;
+
+import static io.sluice.bench.BenchSupport.append;
+import static io.sluice.bench.BenchSupport.rate;
+import static io.sluice.bench.BenchSupport.time;
+import static io.sluice.bench.BenchSupport.write;
+
+import io.sluice.execution.FlowOutcome;
+import io.sluice.execution.PipelineUpdate;
+import io.sluice.execution.UpdateOptions;
+import io.sluice.execution.UpdateResult;
+import io.sluice.graph.AutoCdcColumns;
+import io.sluice.spec.PipelineSpec;
+import io.sluice.spec.SpecLoader;
+import java.io.PrintStream;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Locale;
+import org.apache.spark.sql.Dataset;
+import org.apache.spark.sql.Row;
+import org.apache.spark.sql.SparkSession;
+
+/**
+ * Times AUTO CDC flows (SCD type 1 and 2, SEMANTICS §4) through real pipeline updates: the
+ * initial load of a target of N keys, then one batch of 1% of N change events, against the
+ * same batch as a plain Delta append (the lower bound) and as the MERGE an experienced user
+ * writes for SCD type 1 (latest event per key, no protection against late events), both on
+ * copies of the SCD 1 target's state. It then checks the results against what the batch
+ * should have done.
+ *
+ * <p>The batch hits random keys across the whole key space, the hard case for keyed writes:
+ * no file can be skipped. Sluice's times are its flows' durations, stream start included.
+ */
+public final class AutoCdcBenchmark {
+  /** The sequence of every loaded row; the batch's events come after it, or before when late. */
+  static final long LOADED_SEQ = 100;
+  static final long NEW_SEQ = 200;
+  static final long LATE_SEQ = 50;
+  private static final String DATABASE = "bench_cdc";
+  private static final String SOURCE = DATABASE + ".changes";
+  private static final String BATCH = DATABASE + ".batch";
+  private static final String SCD1 = DATABASE + ".scd1";
+  private static final String SCD2 = DATABASE + ".scd2";
+  private static final String APPEND_COPY = DATABASE + ".append_copy";
+  private static final String MERGE_COPY = DATABASE + ".merge_copy";
+
+  private final SparkSession spark;
+  private final Path root;
+  private final PrintStream out;
+
+  public AutoCdcBenchmark(SparkSession spark, Path root, PrintStream out) {
+    this.spark = spark;
+    this.root = root;
+    this.out = out;
+  }
+
+  /** Loads {@code keys} keys, applies one batch of 1% of them three ways, prints the figures and the checks. */
+  public void run(long keys) {
+    PipelineSpec spec = pipeline();
+    load(spec, keys);
+    long batchRows = Math.max(1, keys / 100);
+    stage(keys, batchRows);
+    copy(SCD1, APPEND_COPY);
+    copy(SCD1, MERGE_COPY);
+    double append = time(() -> append(spark.table(BATCH).select("id", "name", "city"), APPEND_COPY));
+    double merge = time(this::handMerge);
+    append(spark.table(BATCH), SOURCE);
+    UpdateResult update = update(spec);
+    report(keys, batchRows, append, merge, flow(update, "scd1"), flow(update, "scd2"));
+    check(keys, flow(update, "scd1"));
+  }
+
+  /** Two AUTO CDC targets of the same change feed, one per SCD type, in a scratch pipeline. */
+  private PipelineSpec pipeline() {
+    Path dir = root.resolve("auto-cdc");
+    write(dir.resolve("spark-pipeline.yml"), "name: bench_cdc\nstorage: " + root.resolve("storage-auto-cdc")
+        + "\ndatabase: " + DATABASE + "\nlibraries:\n  - glob: {include: '*.sql'}\n");
+    write(dir.resolve("targets.sql"), """
+        CREATE STREAMING TABLE scd1;
+        CREATE FLOW scd1_flow AS AUTO CDC INTO scd1 FROM STREAM(%1$s) KEYS (id)
+          APPLY AS DELETE WHEN op = 'DELETE' SEQUENCE BY seq COLUMNS * EXCEPT (op, seq);
+        CREATE STREAMING TABLE scd2;
+        CREATE FLOW scd2_flow AS AUTO CDC INTO scd2 FROM STREAM(%1$s) KEYS (id)
+          APPLY AS DELETE WHEN op = 'DELETE' SEQUENCE BY seq COLUMNS * EXCEPT (op, seq)
+          STORED AS SCD TYPE 2;
+        """.formatted(SOURCE));
+    spark.sql("DROP DATABASE IF EXISTS " + DATABASE + " CASCADE");
+    spark.sql("CREATE DATABASE " + DATABASE);
+    return SpecLoader.load(dir);
+  }
+
+  /** The source gets one insert per key, and a first update builds both targets from it. */
+  private void load(PipelineSpec spec, long keys) {
+    Dataset<Row> inserts = spark.range(keys).selectExpr("id", "'INSERT' AS op", LOADED_SEQ + "L AS seq");
+    double written = time(() -> events(inserts).writeTo(SOURCE).using("delta").createOrReplace());
+    UpdateResult[] result = new UpdateResult[1];
+    double total = time(() -> result[0] = update(spec));
+    FlowOutcome scd1 = flow(result[0], "scd1");
+    FlowOutcome scd2 = flow(result[0], "scd2");
+    out.printf(Locale.ROOT, "initial load of %d keys: source written in %.1f s; update %.1f s: SCD 1 flow %s, SCD 2 flow %s%n",
+        keys, written, total, rate(seconds(scd1), keys), rate(seconds(scd2), keys));
+  }
+
+  /**
+   * The batch, staged as its own Delta table so every contender reads the same files: one
+   * event per key, key {@code i} taken at random in the i-th of {@code batchRows} equal slices
+   * of the key space (so distinct and spread); about 10% deletes and, independently, 5% late
+   * (sequence {@link #LATE_SEQ}, below the loaded one).
+   */
+  private void stage(long keys, long batchRows) {
+    long slice = keys / batchRows;
+    Dataset<Row> changes = spark.range(batchRows).selectExpr(
+            "id * " + slice + " + pmod(hash(id, 'key'), " + slice + ") AS id",
+            "CASE WHEN pmod(hash(id, 'op'), 10) = 0 THEN 'DELETE' ELSE 'UPDATE' END AS op",
+            "CASE WHEN pmod(hash(id, 'late'), 20) = 0 THEN " + LATE_SEQ + "L ELSE " + NEW_SEQ + "L END AS seq");
+    events(changes).writeTo(BATCH).using("delta").createOrReplace();
+  }
+
+  /** Rows of the source's shape; a delete carries no values, an upsert values that differ per sequence. */
+  private static Dataset<Row> events(Dataset<Row> idOpSeq) {
+    return idOpSeq.selectExpr(
+        "id",
+        "CASE WHEN op != 'DELETE' THEN concat('name-', id, '-', seq) END AS name",
+        "CASE WHEN op != 'DELETE' THEN element_at(array('Oaxaca', 'Monterrey', 'Tijuana', 'Cancun', 'Puebla',"
+            + " 'Merida', 'Leon', 'Toluca'), 1 + pmod(hash(id, seq), 8)) END AS city",
+        "op",
+        "seq");
+  }
+
+  /** A plain Delta table with the target's rows (and, like it, deletion vectors), so baselines pay for the same kind of writes. */
+  private void copy(String table, String copy) {
+    spark.sql("CREATE OR REPLACE TABLE " + copy + " USING delta TBLPROPERTIES ('delta.enableDeletionVectors' = 'true')"
+        + " AS SELECT * FROM " + table);
+  }
+
+  /** The SCD 1 MERGE an experienced user writes: latest event per key, then delete, update or insert. */
+  private void handMerge() {
+    spark.sql("""
+        MERGE INTO %s t
+        USING (SELECT id, name, city, op FROM (
+                 SELECT *, row_number() OVER (PARTITION BY id ORDER BY seq DESC) AS rn FROM %s)
+               WHERE rn = 1) s
+        ON t.id = s.id
+        WHEN MATCHED AND s.op = 'DELETE' THEN DELETE
+        WHEN MATCHED THEN UPDATE SET *
+        WHEN NOT MATCHED AND s.op != 'DELETE' THEN INSERT *
+        """.formatted(MERGE_COPY, BATCH)).collectAsList();
+  }
+
+  private UpdateResult update(PipelineSpec spec) {
+    UpdateResult result = PipelineUpdate.run(spark, spec, UpdateOptions.DEFAULT, List.of());
+    if (!result.succeeded()) {
+      throw new IllegalStateException("the benchmark's update failed: " + result.flows());
+    }
+    return result;
+  }
+
+  private static FlowOutcome flow(UpdateResult result, String dataset) {
+    return result.flows().stream().filter(f -> f.dataset().equals(dataset)).findFirst().orElseThrow();
+  }
+
+  private static double seconds(FlowOutcome flow) {
+    return flow.duration().toMillis() / 1000.0;
+  }
+
+  private void report(long keys, long batchRows, double append, double merge, FlowOutcome scd1, FlowOutcome scd2) {
+    double sluice1 = seconds(scd1);
+    double sluice2 = seconds(scd2);
+    out.printf(Locale.ROOT, "%-10s %-8s %14s %14s %14s %14s %12s %11s %12s %11s%n", "target", "batch", "append s",
+        "hand MERGE s", "SCD 1 s", "SCD 2 s", "SCD1/append", "SCD1/MERGE", "SCD2/append", "SCD2/MERGE");
+    out.printf(Locale.ROOT, "%-10d %-8d %14s %14s %14s %14s %11.1fx %10.2fx %11.1fx %10.2fx%n", keys, batchRows,
+        rate(append, batchRows), rate(merge, batchRows), rate(sluice1, batchRows), rate(sluice2, batchRows),
+        sluice1 / append, sluice1 / merge, sluice2 / append, sluice2 / merge);
+    out.println("SCD 1 flow: " + scd1.kindMetrics());
+    out.println("SCD 2 flow: " + scd2.kindMetrics());
+  }
+
+  /**
+   * What the batch should have done, from its own counts: Sluice ignores late events (the
+   * key's loaded sequence is higher), the hand MERGE applies them. So the two SCD 1 tables
+   * differ by the late deletes (rows only Sluice keeps) and the late updates (values only
+   * the MERGE overwrote); SCD 2 gets a new version per upsert, in order or late.
+   */
+  private void check(long keys, FlowOutcome scd1Flow) {
+    Row batch = spark.sql("""
+        SELECT count_if(op = 'DELETE' AND seq > %1$d), count_if(op = 'DELETE' AND seq < %1$d),
+               count_if(op != 'DELETE' AND seq > %1$d), count_if(op != 'DELETE' AND seq < %1$d) FROM %2$s
+        """.formatted(LOADED_SEQ, BATCH)).first();
+    long deletes = batch.getLong(0);
+    long lateDeletes = batch.getLong(1);
+    long updates = batch.getLong(2);
+    long lateUpdates = batch.getLong(3);
+    out.printf(Locale.ROOT, "batch: %d deletes + %d late deletes, %d updates + %d late updates%n",
+        deletes, lateDeletes, updates, lateUpdates);
+    expect("SCD 1 rows", count(SCD1), keys - deletes);
+    expect("hand MERGE rows", count(MERGE_COPY), keys - deletes - lateDeletes);
+    expect("rows whose values differ (late updates the MERGE applied)", differingRows(), lateUpdates);
+    expect("SCD 1 ignored events", scd1Flow.kindMetrics().getOrDefault("num_ignored_events", -1L),
+        lateDeletes + lateUpdates);
+    expect("SCD 2 open versions", count(SCD2 + " WHERE " + AutoCdcColumns.END_AT + " IS NULL"), keys - deletes);
+    expect("SCD 2 versions", count(SCD2), keys + updates + lateUpdates);
+  }
+
+  private long count(String tableAndFilter) {
+    return spark.sql("SELECT count(*) FROM " + tableAndFilter).first().getLong(0);
+  }
+
+  private long differingRows() {
+    return spark.sql("SELECT count(*) FROM %s m JOIN %s s USING (id) WHERE NOT (m.name <=> s.name AND m.city <=> s.city)"
+        .formatted(MERGE_COPY, SCD1)).first().getLong(0);
+  }
+
+  private void expect(String what, long actual, long expected) {
+    out.printf(Locale.ROOT, "check %-60s %10d %s%n", what, actual,
+        actual == expected ? "ok" : "MISMATCH: expected " + expected);
+  }
+}
