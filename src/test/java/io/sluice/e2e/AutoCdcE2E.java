@@ -1,0 +1,319 @@
+package io.sluice.e2e;
+
+import static io.sluice.e2e.CrashRecoveryE2E.commits;
+import static io.sluice.e2e.CrashRecoveryE2E.count;
+import static io.sluice.e2e.CrashRecoveryE2E.findCheckpoint;
+import static io.sluice.e2e.CrashRecoveryE2E.isJava;
+import static io.sluice.e2e.CrashRecoveryE2E.killWhen;
+import static io.sluice.e2e.Sluice.rows;
+import static io.sluice.e2e.Sluice.sorted;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import java.util.TreeMap;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * AUTO CDC flows driven through {@code bin/sluice} (SEMANTICS §4): the documented users
+ * example as shipped in {@code examples/auto-cdc}, and SCD type 1 and 2 targets that must
+ * survive a SIGKILL in the middle of their batches (§7.1).
+ */
+class AutoCdcE2E {
+  static final Path EXAMPLE = Sluice.REPO.resolve("examples/auto-cdc");
+
+  @TempDir Path dir;
+
+  /** The example, run as a user runs it: SCD 1, SCD 2, the change-feed reader, and the per-batch metrics (§4.7). */
+  @Test
+  void theUsersExampleGivesTheDocumentedTables() {
+    copyExample(EXAMPLE, dir);
+    Sluice.ok(dir, "run");
+
+    Map<String, String> queries = new LinkedHashMap<>();
+    queries.put("users_scd1", "SELECT * FROM users_scd1");
+    queries.put("users_scd2", "SELECT * FROM users_scd2");
+    queries.put("users_changes", "SELECT * FROM users_changes");
+    queries.put("progress", "SELECT origin.flow_name AS flow, details FROM event_log "
+        + "WHERE event_type = 'flow_progress' AND level = 'METRICS'");
+    Map<String, List<JsonNode>> t = Sluice.queryAll(dir, queries);
+
+    assertEquals(sorted("124|Raul|Oaxaca", "125|Mercedes|Guadalajara", "126|Lily|Cancun"),
+        rows(t.get("users_scd1"), "userId", "name", "city"), "SCD 1: the latest row of each user, 123 deleted");
+    assertEquals(List.of("userId", "name", "city"), fieldNames(t.get("users_scd1").get(0)),
+        "SCD 1: the selected columns, no hidden ones");
+    assertEquals(sorted(
+            "123|Isabel|Monterrey|1|5", "123|Isabel|Chihuahua|5|6",
+            "124|Raul|Oaxaca|1|null",
+            "125|Mercedes|Tijuana|2|5", "125|Mercedes|Mexicali|5|6", "125|Mercedes|Guadalajara|6|null",
+            "126|Lily|Cancun|2|null"),
+        rows(t.get("users_scd2"), "userId", "name", "city", "__START_AT", "__END_AT"),
+        "SCD 2: every version, late updates placed by sequence, the delete closing 123");
+    assertEquals(List.of("userId", "name", "city", "__START_AT", "__END_AT"), fieldNames(t.get("users_scd2").get(0)));
+
+    // The downstream stream read users_scd1's change feed: every row it holds arrived as an
+    // insert or an update post-image, and nothing of user 123 survives without a delete.
+    List<JsonNode> changes = t.get("users_changes");
+    assertTrue(!changes.isEmpty(), "users_changes read the change feed of users_scd1");
+    for (JsonNode change : changes) {
+      String type = change.get("_change_type").asText();
+      assertTrue(List.of("insert", "update_postimage", "delete").contains(type), () -> "change type " + change);
+      assertTrue(change.get("_commit_version").isNumber(), () -> "commit version " + change);
+    }
+    assertEquals(sorted("124|Raul|Oaxaca", "125|Mercedes|Guadalajara", "126|Lily|Cancun"),
+        netRows(changes), "replaying users_changes in commit order gives users_scd1");
+
+    // §4.7: the batches' metrics, summed over the run, count every event as applied or ignored.
+    Map<String, long[]> sums = new TreeMap<>();
+    for (JsonNode event : t.get("progress")) {
+      JsonNode details = Events.details(event);
+      if (!details.has("num_upserted_rows")) {
+        continue;
+      }
+      long[] s = sums.computeIfAbsent(event.get("flow").asText(), f -> new long[3]);
+      s[0] += details.get("num_upserted_rows").asLong();
+      s[1] += details.get("num_deleted_rows").asLong();
+      s[2] += details.path("num_ignored_events").asLong();
+      for (String field : List.of("num_deleted_rows", "num_ignored_events", "num_truncates",
+          "target_rows_inserted", "target_rows_updated", "target_rows_deleted")) {
+        assertTrue(details.has(field), () -> field + " in " + details);
+      }
+    }
+    assertEquals(List.of("users_scd1_flow", "users_scd2_flow"), List.copyOf(sums.keySet()),
+        () -> "flow_progress events with AUTO CDC metrics: " + t.get("progress"));
+    for (Map.Entry<String, long[]> e : sums.entrySet()) {
+      assertTrue(e.getValue()[0] > 0 && e.getValue()[1] > 0, e.getKey() + " reported upserts and deletes");
+      assertEquals(8, e.getValue()[0] + e.getValue()[1] + e.getValue()[2], e.getKey() + ": 8 events in all");
+    }
+
+  }
+
+  static final int KEYS = 12;
+  // One file per micro-batch. An AUTO CDC batch costs 20-40 s on a loaded 2-core machine, so
+  // the stream is kept short: 6 batches of each flow.
+  static final int FILES = 6;
+
+  /**
+   * §7.1 with §4.3 and §4.6: one stream of seeded random upserts and deletes, one file per
+   * micro-batch, out of order and with a few events delivered twice, into an SCD 1 and an
+   * SCD 2 target. The run is killed with SIGKILL while batches are in flight; the rerun must
+   * leave both tables equal to replaying all events in sequence order. A further run with
+   * no new files changes nothing.
+   */
+  @Test
+  void sigkilledAutoCdcRunRecoversToTheReplayOfAllEvents() throws Exception {
+    PipelineFolder pipeline = PipelineFolder.create(dir, "crash_cdc")
+        .sql("cdc.sql", """
+            CREATE TEMPORARY VIEW changes
+            AS SELECT * FROM STREAM read_files('landing', format => 'json',
+              schema => 'k INT, a STRING, b INT, op STRING, seq INT', maxFilesPerTrigger => '1');
+
+            CREATE STREAMING TABLE scd1;
+            CREATE FLOW scd1_flow AS AUTO CDC INTO scd1 FROM STREAM(changes)
+            KEYS (k) APPLY AS DELETE WHEN op = 'D' SEQUENCE BY seq
+            COLUMNS * EXCEPT (op, seq) STORED AS SCD TYPE 1;
+
+            CREATE STREAMING TABLE scd2;
+            CREATE FLOW scd2_flow AS AUTO CDC INTO scd2 FROM STREAM(changes)
+            KEYS (k) APPLY AS DELETE WHEN op = 'D' SEQUENCE BY seq
+            COLUMNS * EXCEPT (op, seq) STORED AS SCD TYPE 2;
+            """);
+    List<Event> events = randomEvents(new Random(20261129L));
+    for (int f = 0; f < FILES; f++) {
+      int file = f;
+      pipeline.json(String.format("landing/changes-%02d.json", f + 1),
+          events.stream().filter(e -> e.file == file).map(Event::json).toArray(String[]::new));
+    }
+    List<String> scd1 = scd1(events);
+    List<String> scd2 = scd2(events);
+
+    Sluice.Running run = Sluice.start(dir, "run");
+    assertTrue(isJava(run.process), "bin/sluice execs the JVM, so SIGKILL reaches the JVM itself");
+    killWhen(run, "a batch of an AUTO CDC flow in flight after 2 committed", () -> {
+      Path cp1 = findCheckpoint(dir, "scd1_flow");
+      Path cp2 = findCheckpoint(dir, "scd2_flow");
+      int committed = (cp1 == null ? 0 : commits(cp1)) + (cp2 == null ? 0 : commits(cp2));
+      return committed >= 2 && (inFlight(cp1) || inFlight(cp2));
+    });
+    assertTrue(commits(findCheckpoint(dir, "scd1_flow")) < FILES || commits(findCheckpoint(dir, "scd2_flow")) < FILES,
+        "the run was cut short");
+
+    runToCompletion(dir);
+    Map<String, String> queries = new LinkedHashMap<>();
+    queries.put("scd1", "SELECT * FROM scd1");
+    queries.put("scd2", "SELECT * FROM scd2");
+    Map<String, List<JsonNode>> after = Sluice.queryAll(dir, queries);
+    assertEquals(scd1, rows(after.get("scd1"), "k", "a", "b"), "SCD 1 after the crash: the replay of all events");
+    assertEquals(scd2, rows(after.get("scd2"), "k", "a", "b", "__START_AT", "__END_AT"),
+        "SCD 2 after the crash: the replay of all events");
+
+    // §7.2: a complete update with no new input leaves both tables as they are, without a commit.
+    Map<String, Integer> commitsBefore = deltaCommits(dir);
+    runToCompletion(dir);
+    assertEquals(commitsBefore, deltaCommits(dir), "no new commit in either target");
+    Events.addQueries(queries);
+    Map<String, List<JsonNode>> again = Sluice.queryAll(dir, queries);
+    Events log = Events.from(again);
+    assertEquals(List.of(), log.batches(log.update(-1), "scd1_flow"), "no batch of scd1_flow without new files");
+    assertEquals(List.of(), log.batches(log.update(-1), "scd2_flow"), "no batch of scd2_flow without new files");
+    assertEquals(scd1, rows(again.get("scd1"), "k", "a", "b"), "SCD 1 after a run with no new files");
+    assertEquals(scd2, rows(again.get("scd2"), "k", "a", "b", "__START_AT", "__END_AT"),
+        "SCD 2 after a run with no new files");
+  }
+
+  /** A run that may take longer than {@link Sluice#TIMEOUT}: each AUTO CDC batch is a few Spark jobs and two MERGEs. */
+  private static void runToCompletion(Path dir) {
+    Sluice.Result result = Sluice.start(dir, "run").await(Duration.ofMinutes(15));
+    assertEquals(0, result.exit(), () -> "expected success: " + result);
+  }
+
+  /** The number of commits in the Delta log of each of scd1 and scd2, read from the warehouse. */
+  private static Map<String, Integer> deltaCommits(Path dir) {
+    Map<String, Integer> commits = new TreeMap<>();
+    for (String table : Sluice.tablesOnDisk(dir)) {
+      String name = Path.of(table).getFileName().toString();
+      if (name.equals("scd1") || name.equals("scd2")) {
+        try (Stream<Path> log = Files.list(dir.resolve(".sluice/warehouse").resolve(table).resolve("_delta_log"))) {
+          commits.put(name, (int) log.filter(f -> f.getFileName().toString().matches("\\d+\\.json")).count());
+        } catch (IOException e) {
+          throw new UncheckedIOException(e);
+        }
+      }
+    }
+    assertEquals(List.of("scd1", "scd2"), List.copyOf(commits.keySet()), () -> "tables on disk: " + Sluice.tablesOnDisk(dir));
+    return commits;
+  }
+
+  private static boolean inFlight(Path checkpoint) {
+    return checkpoint != null && count(checkpoint.resolve("offsets")) > commits(checkpoint);
+  }
+
+  /** One change event; {@code file} is the landing file (the micro-batch) it arrives in. */
+  record Event(int k, String a, Integer b, boolean delete, int seq, int file) {
+    String json() {
+      return "{\"k\": " + k + ", \"a\": " + (delete ? "null" : "\"" + a + "\"") + ", \"b\": " + (delete ? "null" : b)
+          + ", \"op\": \"" + (delete ? "D" : "U") + "\", \"seq\": " + seq + "}";
+    }
+
+    String values() {
+      return a + "|" + b;
+    }
+  }
+
+  /**
+   * For each key, events at distinct sequences 1..n, shuffled over the files so most keys
+   * see late events; about one in five is a delete; values come from a small domain so
+   * some upserts repeat the current values (an SCD 2 no-op). A few events are delivered
+   * twice, in a later file.
+   */
+  static List<Event> randomEvents(Random random) {
+    List<Event> events = new ArrayList<>();
+    for (int k = 1; k <= KEYS; k++) {
+      int n = 3 + random.nextInt(6);
+      for (int seq = 1; seq <= n; seq++) {
+        boolean delete = seq > 1 && random.nextInt(5) == 0;
+        events.add(new Event(k, delete ? null : "v" + random.nextInt(3), delete ? null : random.nextInt(2),
+            delete, seq * 10, random.nextInt(FILES)));
+      }
+    }
+    List<Event> duplicates = new ArrayList<>();
+    for (int i = 0; i < 4; i++) {
+      Event e = events.get(random.nextInt(events.size()));
+      int file = e.file + 1 + random.nextInt(Math.max(1, FILES - e.file - 1));
+      duplicates.add(new Event(e.k, e.a, e.b, e.delete, e.seq, Math.min(file, FILES - 1)));
+    }
+    events.addAll(duplicates);
+    return events;
+  }
+
+  /** §4.2: per key, the event with the highest sequence; the row if it is an upsert. */
+  static List<String> scd1(List<Event> events) {
+    Map<Integer, Event> last = new TreeMap<>();
+    for (Event e : inSequenceOrder(events)) {
+      last.put(e.k, e);
+    }
+    return last.values().stream().filter(e -> !e.delete).map(e -> e.k + "|" + e.a + "|" + e.b).sorted().toList();
+  }
+
+  /** §4.6, every column tracked: replay in sequence order, closing and opening versions. */
+  static List<String> scd2(List<Event> events) {
+    List<String> versions = new ArrayList<>();
+    Map<Integer, Event> open = new TreeMap<>();
+    for (Event e : inSequenceOrder(events)) {
+      Event current = open.get(e.k);
+      if (e.delete) {
+        if (current != null) {
+          versions.add(e.k + "|" + current.values() + "|" + current.seq + "|" + e.seq);
+          open.remove(e.k);
+        }
+      } else if (current == null) {
+        open.put(e.k, e);
+      } else if (!current.values().equals(e.values())) {
+        versions.add(e.k + "|" + current.values() + "|" + current.seq + "|" + e.seq);
+        open.put(e.k, e);
+      }
+    }
+    open.values().forEach(e -> versions.add(e.k + "|" + e.values() + "|" + e.seq + "|null"));
+    return versions.stream().sorted().toList();
+  }
+
+  /** Distinct events (a duplicate delivery is the same event) by key, then sequence. */
+  private static List<Event> inSequenceOrder(List<Event> events) {
+    Map<String, Event> distinct = new TreeMap<>();
+    for (Event e : events) {
+      distinct.putIfAbsent(e.k + "@" + e.seq, e);
+    }
+    return distinct.values().stream().sorted(Comparator.comparingInt(Event::k).thenComparingInt(Event::seq)).toList();
+  }
+
+  /** The rows a change feed leaves when replayed in commit order (pre-images already filtered out). */
+  private static List<String> netRows(List<JsonNode> changes) {
+    Map<String, String> rows = new TreeMap<>();
+    changes.stream().sorted(Comparator.comparingLong(c -> c.get("_commit_version").asLong()))
+        .forEach(c -> {
+          String key = Sluice.text(c.get("userId"));
+          if ("delete".equals(c.get("_change_type").asText())) {
+            rows.remove(key);
+          } else {
+            rows.put(key, key + "|" + Sluice.text(c.get("name")) + "|" + Sluice.text(c.get("city")));
+          }
+        });
+    return rows.values().stream().sorted().toList();
+  }
+
+  private static List<String> fieldNames(JsonNode row) {
+    List<String> names = new ArrayList<>();
+    row.fieldNames().forEachRemaining(names::add);
+    return names;
+  }
+
+  /** The example's spec, SQL and data, without any storage a local run left in it. */
+  private static void copyExample(Path from, Path to) {
+    try (Stream<Path> paths = Files.walk(from)) {
+      for (Path source : paths.filter(p -> !from.relativize(p).toString().startsWith(".sluice")).toList()) {
+        Path target = to.resolve(from.relativize(source).toString());
+        if (Files.isDirectory(source)) {
+          Files.createDirectories(target);
+        } else {
+          Files.copy(source, target, StandardCopyOption.REPLACE_EXISTING);
+        }
+      }
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+}
