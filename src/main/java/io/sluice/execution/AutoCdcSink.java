@@ -51,14 +51,22 @@ final class AutoCdcSink implements BatchSink {
   private final AutoCdcColumns columns;
   private final FlowMode.AutoCdc mode;
 
-  /** The sink of one flow's run: opens (or creates) the target's state store and forgets expired tombstones. */
+  /** The sink of one flow's run: opens (or creates) the target's state store. */
   static AutoCdcSink open(FlowRun run, String table, String appId, Checkpoints checkpoints) {
     CdcEvents events = new CdcEvents(run.flow());
     CdcStateStore store = CdcStateStore.open(run.spark(), checkpoints.autoCdcState(run.target().name()), events.storeSchema());
-    if (((FlowMode.AutoCdc) run.flow().definition().mode()).scdType() == 1) {
-      store.collectTombstones(run.spark(), AutoCdcTableProperties.tombstoneThreshold(run.target()));
-    }
     return new AutoCdcSink(run, table, appId, store);
+  }
+
+  /**
+   * Forgets expired SCD type 1 tombstones, after the run's batches: a batch replayed after a
+   * crash must see the state its first attempt saw, so none is collected before it.
+   */
+  @Override
+  public void finish() {
+    if (mode.scdType() == 1) {
+      store.collectTombstones(run.spark(), AutoCdcTableProperties.tombstoneThreshold(run.target()), columns);
+    }
   }
 
   private AutoCdcSink(FlowRun run, String table, String appId, CdcStateStore store) {
@@ -75,7 +83,7 @@ final class AutoCdcSink implements BatchSink {
   public Written write(Dataset<Row> rows, long batchId, long rowCount) {
     SparkSession session = rows.sparkSession();
     Dataset<Row> incoming = events.of(rows);
-    Truncation truncation = Truncation.of(session, store, incoming, mode.truncateWhen().isPresent());
+    Truncation truncation = Truncation.of(session, store, incoming, truncates());
     Dataset<Row> changed = incoming.where(col(OP).notEqual(lit(TRUNCATE)));
     String firstKey = columns.keys().get(0);
     Scope scope = truncation.isNew()
@@ -128,6 +136,12 @@ final class AutoCdcSink implements BatchSink {
         targetChanges.unpersist();
       }
     }
+  }
+
+  /** Whether any flow into the target can truncate it: a truncate voids the older events of every flow. */
+  private boolean truncates() {
+    return run.graph().flowsInto(run.target().name()).stream()
+        .anyMatch(f -> f.mode() instanceof FlowMode.AutoCdc cdc && cdc.truncateWhen().isPresent());
   }
 
   private List<String> targetMatch() {

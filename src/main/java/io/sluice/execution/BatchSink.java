@@ -17,6 +17,9 @@ interface BatchSink {
    */
   Written write(Dataset<Row> rows, long batchId, long rowCount);
 
+  /** Runs once the flow has processed all its batches of the update, so no batch sees its effect half-way. */
+  default void finish() {}
+
   /** What a sink did with one batch. */
   record Written(long rows, Map<String, Object> metrics) {
     static Written all(long rows) {

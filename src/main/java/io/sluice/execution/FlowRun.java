@@ -51,6 +51,10 @@ final class FlowRun {
     return flow;
   }
 
+  DataflowGraph graph() {
+    return graph;
+  }
+
   DatasetDefinition target() {
     return target;
   }

@@ -9,6 +9,7 @@ import java.util.List;
 import org.apache.spark.sql.Column;
 import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
+import org.apache.spark.sql.types.AtomicType;
 
 /**
  * Literal bounds on one key column, taken from a batch: the batch's values as an IN list
@@ -18,8 +19,13 @@ import org.apache.spark.sql.Row;
  */
 record KeyBounds(Object[] values, Object low, Object high, boolean hasNull) {
   static final int IN_LIST_LIMIT = 1000;
+  /** No bounds: for a key that literals cannot express (a struct or an array). */
+  private static final KeyBounds NONE = new KeyBounds(null, null, null, true);
 
   static KeyBounds of(Dataset<Row> keys, String column) {
+    if (!(keys.schema().apply(column).dataType() instanceof AtomicType)) {
+      return NONE;
+    }
     List<Row> distinct = keys.select(col("`" + column + "`")).distinct().limit(IN_LIST_LIMIT + 1).collectAsList();
     boolean hasNull = distinct.stream().anyMatch(r -> r.isNullAt(0));
     if (distinct.size() <= IN_LIST_LIMIT) {
@@ -32,6 +38,9 @@ record KeyBounds(Object[] values, Object low, Object high, boolean hasNull) {
 
   /** The predicate on {@code key} (a column reference, possibly qualified by an alias). */
   Column on(Column key) {
+    if (this == NONE) {
+      return lit(true);
+    }
     Column bounds;
     if (values != null) {
       bounds = values.length == 0 ? lit(false) : key.isin(values);

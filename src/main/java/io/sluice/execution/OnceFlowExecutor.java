@@ -32,6 +32,7 @@ final class OnceFlowExecutor implements FlowExecutor {
       run.processBatch(run.buildQuery(), 0, sink);
       return null;
     });
+    sink.finish();
     try {
       Files.writeString(done, "");
     } catch (IOException e) {

@@ -48,6 +48,7 @@ final class StreamingFlowExecutor implements FlowExecutor {
     Dataset<Row> stream = run.buildQuery();
     StreamingQuery query = run.withFlowConf(() -> start(stream, checkpoint, run, sink));
     await(query);
+    sink.finish();
   }
 
   private static StreamingQuery start(Dataset<Row> stream, Path checkpoint, FlowRun run, BatchSink sink) {

@@ -69,6 +69,12 @@ public record AutoCdcColumns(
       if (!isKey && !mode.columns().includes(field.name())) {
         continue;
       }
+      if (!isKey && !RowOrdering$.MODULE$.isOrderable(field.dataType())) {
+        // Changes are found by comparing stored and new values, which Spark cannot do for maps.
+        throw new GraphException("AUTO_CDC_COLUMN_NOT_COMPARABLE", origin, name + ": column '" + field.name()
+            + "' is of type " + field.dataType().simpleString() + ", whose values cannot be compared; leave it out"
+            + " with COLUMNS * EXCEPT (" + field.name() + ") or turn it into a comparable type (e.g. to_json)");
+      }
       kept.add(new StructField(field.name(), field.dataType(), true, field.metadata()));
       if (!isKey) {
         values.add(field.name());

@@ -212,6 +212,16 @@ class ValidationTest {
   }
 
   @Test
+  void autoCdcMapColumnCannotBeCompared() {
+    SluiceException e = autoCdcFails("AUTO_CDC_COLUMN_NOT_COMPARABLE", 4, """
+        CREATE TEMPORARY VIEW with_map AS SELECT *, map('k', v) AS attrs FROM STREAM(src);
+        CREATE STREAMING TABLE t;
+        CREATE FLOW f AS AUTO CDC INTO t FROM STREAM(with_map) KEYS (id) SEQUENCE BY seq;
+        """);
+    assertTrue(e.getMessage().contains("'attrs'") && e.getMessage().contains("map<string,string>"), e.getMessage());
+  }
+
+  @Test
   void autoCdcUnknownSequence() {
     SluiceException e = autoCdcFails("AUTO_CDC_SEQUENCE_NOT_FOUND", 3, """
         CREATE STREAMING TABLE t;
