@@ -10,6 +10,7 @@ import io.sluice.graph.GraphException;
 import io.sluice.graph.GraphRegistry;
 import io.sluice.graph.Origin;
 import io.sluice.testing.TestPipeline;
+import io.sluice.testing.UsersExample;
 import java.nio.file.Path;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -17,24 +18,15 @@ import org.junit.jupiter.api.io.TempDir;
 
 /** AUTO CDC flows declared through the Java API (SEMANTICS §4.1: "Java API alike"). */
 class AutoCdcJavaApiTest {
-  private static final String DOCUMENTED_EVENTS =
-      "(124, 'Raul', 'Oaxaca', 'INSERT', 1), (123, 'Isabel', 'Monterrey', 'INSERT', 1), "
-          + "(125, 'Mercedes', 'Tijuana', 'INSERT', 2), (126, 'Lily', 'Cancun', 'INSERT', 2), "
-          + "(123, null, null, 'DELETE', 6), (125, 'Mercedes', 'Guadalajara', 'UPDATE', 6), "
-          + "(125, 'Mercedes', 'Mexicali', 'UPDATE', 5), (123, 'Isabel', 'Chihuahua', 'UPDATE', 5)";
 
   @TempDir Path dir;
 
   private TestPipeline pipeline() {
-    TestPipeline p = new TestPipeline(dir).libraries("- class: " + AutoCdcDefinitions.class.getName());
-    p.spark().sql("CREATE DATABASE IF NOT EXISTS " + p.database());
-    p.spark().sql("CREATE TABLE " + p.database()
-        + ".users_cdc (userId INT, name STRING, city STRING, operation STRING, sequenceNum INT) USING delta");
-    return p;
+    return UsersExample.withSource(new TestPipeline(dir).libraries("- class: " + AutoCdcDefinitions.class.getName()));
   }
 
   private static void insert(TestPipeline p, String values) {
-    p.spark().sql("INSERT INTO " + p.database() + ".users_cdc VALUES " + values);
+    UsersExample.insert(p, values);
   }
 
   private static void runOk(TestPipeline p) {
@@ -45,22 +37,16 @@ class AutoCdcJavaApiTest {
   @Test
   void theDocumentedUsersExampleAsScdType1And2ThenNullUpdates() {
     TestPipeline p = pipeline();
-    insert(p, DOCUMENTED_EVENTS);
+    insert(p, UsersExample.EVENTS);
     runOk(p);
-    List<String> scd1 = List.of("[124,Raul,Oaxaca]", "[125,Mercedes,Guadalajara]", "[126,Lily,Cancun]");
-    assertEquals(scd1, p.rows("SELECT * FROM users_scd1"));
-    assertEquals(List.of(
-            "[123,Isabel,Chihuahua,5,6]", "[123,Isabel,Monterrey,1,5]",
-            "[124,Raul,Oaxaca,1,null]",
-            "[125,Mercedes,Guadalajara,6,null]", "[125,Mercedes,Mexicali,5,6]", "[125,Mercedes,Tijuana,2,5]",
-            "[126,Lily,Cancun,2,null]"),
-        p.rows("SELECT * FROM users_scd2"));
+    assertEquals(UsersExample.SCD1, p.rows("SELECT * FROM users_scd1"));
+    assertEquals(UsersExample.SCD2, p.rows("SELECT * FROM users_scd2"));
     // A change of city alone updates the open version in place; the delete closes it.
     assertEquals(List.of(
             "[123,Isabel,Chihuahua,1,6]", "[124,Raul,Oaxaca,1,null]",
             "[125,Mercedes,Guadalajara,2,null]", "[126,Lily,Cancun,2,null]"),
         p.rows("SELECT * FROM users_names"));
-    assertEquals(scd1, p.rows("SELECT * FROM users_once"));
+    assertEquals(UsersExample.SCD1, p.rows("SELECT * FROM users_once"));
 
     // IGNORE NULL UPDATES, on a second update (one pipeline for both: each update costs seconds).
     insert(p, "(124, null, 'Puebla', 'UPDATE', 7), (126, 'Lilian', null, 'UPDATE', 7)");

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.sluice.testing.CdcModel;
 import io.sluice.testing.TestPipeline;
+import io.sluice.testing.UsersExample;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.FileTime;
@@ -44,15 +45,11 @@ class AutoCdcTest {
   @TempDir Path dir;
 
   private TestPipeline pipeline(String definitions) {
-    TestPipeline p = new TestPipeline(dir).sql(definitions);
-    p.spark().sql("CREATE DATABASE IF NOT EXISTS " + p.database());
-    p.spark().sql("CREATE TABLE " + p.database()
-        + ".users_cdc (userId INT, name STRING, city STRING, operation STRING, sequenceNum INT) USING delta");
-    return p;
+    return UsersExample.withSource(new TestPipeline(dir).sql(definitions));
   }
 
   private static void insert(TestPipeline p, String values) {
-    p.spark().sql("INSERT INTO " + p.database() + ".users_cdc VALUES " + values);
+    UsersExample.insert(p, values);
   }
 
   private static void runOk(TestPipeline p) {
@@ -63,19 +60,10 @@ class AutoCdcTest {
   @Test
   void theDocumentedUsersExample() {
     TestPipeline p = pipeline(USERS);
-    insert(p, "(124, 'Raul', 'Oaxaca', 'INSERT', 1), (123, 'Isabel', 'Monterrey', 'INSERT', 1), "
-        + "(125, 'Mercedes', 'Tijuana', 'INSERT', 2), (126, 'Lily', 'Cancun', 'INSERT', 2), "
-        + "(123, null, null, 'DELETE', 6), (125, 'Mercedes', 'Guadalajara', 'UPDATE', 6), "
-        + "(125, 'Mercedes', 'Mexicali', 'UPDATE', 5), (123, 'Isabel', 'Chihuahua', 'UPDATE', 5)");
+    insert(p, UsersExample.EVENTS);
     runOk(p);
-    assertEquals(List.of("[124,Raul,Oaxaca]", "[125,Mercedes,Guadalajara]", "[126,Lily,Cancun]"),
-        p.rows("SELECT * FROM users_scd1"));
-    assertEquals(List.of(
-            "[123,Isabel,Chihuahua,5,6]", "[123,Isabel,Monterrey,1,5]",
-            "[124,Raul,Oaxaca,1,null]",
-            "[125,Mercedes,Guadalajara,6,null]", "[125,Mercedes,Mexicali,5,6]", "[125,Mercedes,Tijuana,2,5]",
-            "[126,Lily,Cancun,2,null]"),
-        p.rows("SELECT * FROM users_scd2"));
+    assertEquals(UsersExample.SCD1, p.rows("SELECT * FROM users_scd1"));
+    assertEquals(UsersExample.SCD2, p.rows("SELECT * FROM users_scd2"));
   }
 
   @Test
@@ -88,14 +76,8 @@ class AutoCdcTest {
     runOk(p);
     insert(p, "(125, 'Mercedes', 'Mexicali', 'UPDATE', 5), (123, 'Isabel', 'Chihuahua', 'UPDATE', 5)");
     runOk(p);
-    assertEquals(List.of("[124,Raul,Oaxaca]", "[125,Mercedes,Guadalajara]", "[126,Lily,Cancun]"),
-        p.rows("SELECT * FROM users_scd1"));
-    assertEquals(List.of(
-            "[123,Isabel,Chihuahua,5,6]", "[123,Isabel,Monterrey,1,5]",
-            "[124,Raul,Oaxaca,1,null]",
-            "[125,Mercedes,Guadalajara,6,null]", "[125,Mercedes,Mexicali,5,6]", "[125,Mercedes,Tijuana,2,5]",
-            "[126,Lily,Cancun,2,null]"),
-        p.rows("SELECT * FROM users_scd2"));
+    assertEquals(UsersExample.SCD1, p.rows("SELECT * FROM users_scd1"));
+    assertEquals(UsersExample.SCD2, p.rows("SELECT * FROM users_scd2"));
   }
 
   @Test
