@@ -99,8 +99,11 @@ autoCdc
     : AUTO CDC ONCE? INTO target=multipartIdentifier FROM cdcSource autoCdcClause*
     ;
 
+// A snapshot query and its version query are cut out whole, from their parentheses.
 cdcSource
-    : STREAM LPAREN source=multipartIdentifier RPAREN
+    : SNAPSHOT LPAREN snapshotQuery=expressionText RPAREN (WITH VERSION LPAREN versionQuery=expressionText RPAREN)?
+    | SNAPSHOT snapshotTable=multipartIdentifier
+    | STREAM LPAREN source=multipartIdentifier RPAREN
     | STREAM source=multipartIdentifier
     | source=multipartIdentifier
     ;
@@ -150,8 +153,8 @@ nonReserved
     : APPLY | AS | AUTO | BY | CATALOG | CDC | CLUSTER | COLUMNS | COMMENT | CONSTRAINT | DATABASE
     | DELETE | DROP | EXCEPT | EXPECT | FAIL | FLOW | HISTORY | IGNORE | INSERT | INTO | KEYS
     | MATERIALIZED | NAME | NULL | ON | ONCE | OR | PARTITIONED | REFRESH | REPLACE | ROW | SCD
-    | SCHEMA | SEQUENCE | SET | STORED | STREAM | STREAMING | TABLE | TBLPROPERTIES | TEMPORARY
-    | TRACK | TRUNCATE | TYPE | UPDATE | UPDATES | USE | USING | VIEW | VIOLATION | WHEN
+    | SCHEMA | SEQUENCE | SET | SNAPSHOT | STORED | STREAM | STREAMING | TABLE | TBLPROPERTIES | TEMPORARY
+    | TRACK | TRUNCATE | TYPE | UPDATE | UPDATES | USE | USING | VERSION | VIEW | VIOLATION | WHEN
     ;
 
 queryText

@@ -16,4 +16,7 @@ public interface Pipeline {
 
   /** An AUTO CDC flow: applies a change feed to a streaming table, as SCD type 1 or 2. */
   AutoCdcFlowBuilder autoCdcFlow(String name);
+
+  /** An AUTO CDC FROM SNAPSHOT flow: applies successive snapshots of a source to a streaming table. */
+  AutoCdcFromSnapshotFlowBuilder autoCdcFromSnapshotFlow(String name);
 }

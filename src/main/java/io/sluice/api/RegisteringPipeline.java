@@ -95,6 +95,12 @@ public final class RegisteringPipeline implements Pipeline {
     return new AutoCdcFlow(qualify(name, origin), origin);
   }
 
+  @Override
+  public AutoCdcFromSnapshotFlowBuilder autoCdcFromSnapshotFlow(String name) {
+    Origin origin = callerOrigin();
+    return new SnapshotFlow(registry, qualify(name, origin), origin, target -> qualify(target, origin));
+  }
+
   /** A dataset and the implicit flow of its defining query, named after it. */
   private void registerWithQuery(DatasetDefinition dataset, FlowMode mode, FlowFunction query) {
     registry.register(dataset);

@@ -3,7 +3,12 @@ package io.sluice.execution;
 import static org.apache.spark.sql.functions.expr;
 import static org.apache.spark.sql.functions.lit;
 
+import io.sluice.graph.DatasetName;
 import io.sluice.graph.SparkErrors;
+import org.apache.spark.sql.catalyst.TableIdentifier;
+import org.apache.spark.sql.delta.DeltaLog;
+import org.apache.spark.sql.delta.Snapshot;
+import scala.Option;
 import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
 import org.apache.spark.sql.RuntimeConfig;
@@ -42,6 +47,13 @@ final class DeltaWrites {
     } catch (Exception e) {
       throw SparkErrors.unchecked(e);
     }
+  }
+
+  /** The highest version committed on {@code table} under {@code appId} by {@link #idempotently}, or -1. */
+  static long committedVersion(SparkSession spark, DatasetName table, String appId) {
+    TableIdentifier id = new TableIdentifier(table.name(), Option.apply(table.database()), Option.apply(table.catalog()));
+    Snapshot snapshot = DeltaLog.forTableWithSnapshot(spark, id)._2();
+    return (Long) snapshot.transactions().get(appId).getOrElse(() -> -1L);
   }
 
   /**

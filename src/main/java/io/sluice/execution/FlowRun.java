@@ -11,6 +11,9 @@ import io.sluice.graph.DatasetReader;
 import io.sluice.graph.FlowConf;
 import io.sluice.graph.FlowResolution;
 import io.sluice.graph.ResolvedFlow;
+import io.sluice.graph.ResolvedGraph;
+import java.time.Instant;
+import java.util.List;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import org.apache.spark.sql.Dataset;
@@ -24,23 +27,27 @@ import org.apache.spark.sql.types.StructType;
  */
 final class FlowRun {
   private final SparkSession spark;
+  private final ResolvedGraph resolved;
   private final DataflowGraph graph;
   private final ResolvedFlow flow;
   private final DatasetDefinition target;
   private final StructType targetSchema;
   private final EventLog events;
   private final DatasetReader reader;
+  private final Instant updateStart;
   private final FlowMetrics metrics = new FlowMetrics();
 
-  FlowRun(SparkSession spark, DataflowGraph graph, ResolvedFlow flow, StructType targetSchema, EventLog events,
-      DatasetReader reader) {
+  FlowRun(SparkSession spark, ResolvedGraph resolved, ResolvedFlow flow, EventLog events, DatasetReader reader,
+      Instant updateStart) {
     this.spark = spark;
-    this.graph = graph;
+    this.resolved = resolved;
+    this.graph = resolved.graph();
     this.flow = flow;
     this.target = graph.datasets().get(flow.target());
-    this.targetSchema = targetSchema;
+    this.targetSchema = resolved.schemas().get(flow.target());
     this.events = events;
     this.reader = reader;
+    this.updateStart = updateStart;
   }
 
   SparkSession spark() {
@@ -53,6 +60,16 @@ final class FlowRun {
 
   DataflowGraph graph() {
     return graph;
+  }
+
+  /** Every flow into this flow's target, this one included. */
+  List<ResolvedFlow> flowsIntoTarget() {
+    return resolved.flowsInto(flow.target());
+  }
+
+  /** When the update started: the version of a periodic snapshot. */
+  Instant updateStart() {
+    return updateStart;
   }
 
   DatasetDefinition target() {
@@ -69,8 +86,12 @@ final class FlowRun {
 
   /** The flow's DataFrame over the real sources, with its SQL settings in force. */
   Dataset<Row> buildQuery() {
-    return withFlowConf(() -> flow.definition().query()
-        .build(new FlowResolution(spark, graph, flow.definition(), reader)));
+    return withFlowConf(() -> flow.definition().query().build(resolution()));
+  }
+
+  /** A context to build the flow's queries in, over the real sources. */
+  FlowResolution resolution() {
+    return new FlowResolution(spark, graph, flow.definition(), reader);
   }
 
   <T> T withFlowConf(java.util.function.Supplier<T> body) {

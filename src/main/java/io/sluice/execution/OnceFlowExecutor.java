@@ -1,17 +1,11 @@
 package io.sluice.execution;
 
-import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.nio.file.Files;
-import java.nio.file.Path;
-
 /**
  * A flow that runs once (AUTO CDC ONCE): its source is read as one batch on the first
  * update, and never again until a full refresh clears its checkpoint. The batch is written
  * as batch 0 under the flow's app id, so a crash before it is marked done cannot apply it twice.
  */
 final class OnceFlowExecutor implements FlowExecutor {
-  private static final String DONE = "once-done";
   private final Checkpoints checkpoints;
   private final StreamingFlowExecutor.SinkFactory sinks;
 
@@ -22,8 +16,8 @@ final class OnceFlowExecutor implements FlowExecutor {
 
   @Override
   public void execute(FlowRun run) {
-    Path done = checkpoints.location(run.target().name(), run.flow().name()).resolve(DONE);
-    if (Files.exists(done)) {
+    OnceMarker marker = new OnceMarker(checkpoints, run);
+    if (marker.done()) {
       return;
     }
     String appId = checkpoints.appId(run.target().name(), run.flow().name());
@@ -33,10 +27,6 @@ final class OnceFlowExecutor implements FlowExecutor {
       return null;
     });
     sink.finish();
-    try {
-      Files.writeString(done, "");
-    } catch (IOException e) {
-      throw new UncheckedIOException("cannot record that flow " + run.flow().name() + " ran once", e);
-    }
+    marker.markDone();
   }
 }

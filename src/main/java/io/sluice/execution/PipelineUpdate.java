@@ -82,7 +82,7 @@ public final class PipelineUpdate {
       new TableManager(spark, checkpoints, spec.storage()).prepare(graph, selection);
       useDefaultNamespace(spark, graph.graph(), true);
       updateProgress("RUNNING");
-      List<FlowOutcome> outcomes = runFlows(graph, selection);
+      List<FlowOutcome> outcomes = runFlows(graph, selection, start);
       UpdateResult result = new UpdateResult(events.updateId(), outcomes, selection.warnings(),
           Duration.between(start, Instant.now()));
       updateProgress(result.succeeded() ? "COMPLETED" : "FAILED");
@@ -98,7 +98,7 @@ public final class PipelineUpdate {
     }
   }
 
-  private List<FlowOutcome> runFlows(ResolvedGraph graph, RefreshSelection selection) {
+  private List<FlowOutcome> runFlows(ResolvedGraph graph, RefreshSelection selection, Instant updateStart) {
     List<FlowOutcome> outcomes = new ArrayList<>();
     Set<DatasetName> broken = new HashSet<>();
     DatasetReader reader = (dataset, streaming) -> readTable(graph.graph(), dataset, streaming);
@@ -119,16 +119,16 @@ public final class PipelineUpdate {
         outcomes.add(outcome(flow, target, FlowState.SKIPPED, null, Instant.now(), null));
         continue;
       }
-      outcomes.add(runFlow(graph, flow, target, reader, broken));
+      outcomes.add(runFlow(new FlowRun(spark, graph, flow, events, reader, updateStart), broken));
       events.flushIfOlderThan(EVENT_FLUSH_INTERVAL);
     }
     return outcomes;
   }
 
-  private FlowOutcome runFlow(
-      ResolvedGraph graph, ResolvedFlow flow, DatasetDefinition target, DatasetReader reader, Set<DatasetName> broken) {
+  private FlowOutcome runFlow(FlowRun run, Set<DatasetName> broken) {
     Instant start = Instant.now();
-    FlowRun run = new FlowRun(spark, graph.graph(), flow, graph.schemas().get(target.name()), events, reader);
+    ResolvedFlow flow = run.flow();
+    DatasetDefinition target = run.target();
     try {
       flowState(flow, target, FlowState.STARTING, null);
       flowState(flow, target, FlowState.RUNNING, null);
@@ -157,6 +157,9 @@ public final class PipelineUpdate {
     if (mode instanceof FlowMode.AutoCdc autoCdc) {
       StreamingFlowExecutor.SinkFactory sinks = (run, table, appId) -> AutoCdcSink.open(run, table, appId, checkpoints);
       return autoCdc.once() ? new OnceFlowExecutor(checkpoints, sinks) : new StreamingFlowExecutor(checkpoints, sinks);
+    }
+    if (mode instanceof FlowMode.AutoCdcFromSnapshot snapshot) {
+      return new SnapshotFlowExecutor(checkpoints, snapshot);
     }
     return switch (type) {
       case STREAMING_TABLE -> StreamingFlowExecutor.append(checkpoints);

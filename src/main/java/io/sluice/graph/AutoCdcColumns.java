@@ -10,6 +10,7 @@ import org.apache.spark.sql.catalyst.expressions.RowOrdering$;
 import org.apache.spark.sql.types.BooleanType$;
 import org.apache.spark.sql.types.DataType;
 import org.apache.spark.sql.types.Metadata;
+import org.apache.spark.sql.types.NullType;
 import org.apache.spark.sql.types.StructField;
 import org.apache.spark.sql.types.StructType;
 
@@ -35,19 +36,7 @@ public record AutoCdcColumns(
     FlowMode.AutoCdc mode = (FlowMode.AutoCdc) flow.mode();
     Origin origin = flow.origin();
     String name = "AUTO CDC flow '" + flow.name() + "'";
-    List<String> keys = new ArrayList<>();
-    Set<String> seen = new HashSet<>();
-    for (String key : mode.keys()) {
-      if (!seen.add(key.toLowerCase(Locale.ROOT))) {
-        throw new GraphException("AUTO_CDC_REPEATED_KEY", origin, name + " names key '" + key + "' twice");
-      }
-      StructField field = field(source, key, "AUTO_CDC_KEY_NOT_FOUND", origin, name + ": key");
-      if (!RowOrdering$.MODULE$.isOrderable(field.dataType())) {
-        throw new GraphException("AUTO_CDC_KEY_NOT_ORDERABLE", origin, name + ": key '" + key + "' is of type "
-            + field.dataType().simpleString() + ", which cannot be compared and sorted; choose another key");
-      }
-      keys.add(field.name());
-    }
+    List<String> keys = keys(mode.keys(), source, origin, name);
     DataType sequenceType;
     try {
       sequenceType = SparkPlans.empty(spark, source, false).select(mode.sequence()).schema().fields()[0].dataType();
@@ -69,11 +58,8 @@ public record AutoCdcColumns(
       if (!isKey && !mode.columns().includes(field.name())) {
         continue;
       }
-      if (!isKey && !RowOrdering$.MODULE$.isOrderable(field.dataType())) {
-        // Changes are found by comparing stored and new values, which Spark cannot do for maps.
-        throw new GraphException("AUTO_CDC_COLUMN_NOT_COMPARABLE", origin, name + ": column '" + field.name()
-            + "' is of type " + field.dataType().simpleString() + ", whose values cannot be compared; leave it out"
-            + " with COLUMNS * EXCEPT (" + field.name() + ") or turn it into a comparable type (e.g. to_json)");
+      if (!isKey) {
+        checkComparable(field, origin, name);
       }
       kept.add(new StructField(field.name(), field.dataType(), true, field.metadata()));
       if (!isKey) {
@@ -90,20 +76,89 @@ public record AutoCdcColumns(
     mustExist(keptSchema, mode.ignoreNullUpdates(), "IGNORE NULL UPDATES ON", origin, name);
     List<String> tracked = values;
     if (mode.scdType() == 2) {
-      mustExist(keptSchema, mode.trackHistory(), "TRACK HISTORY ON", origin, name);
-      tracked = values.stream().filter(mode.trackHistory()::includes).toList();
-      for (String reserved : List.of(START_AT, END_AT)) {
-        if (hasField(keptSchema, reserved)) {
-          throw new GraphException("AUTO_CDC_RESERVED_COLUMN", origin, name + ": the source has a column '"
-              + reserved + "', which SCD type 2 adds itself; leave it out with COLUMNS * EXCEPT (" + reserved + ")");
-        }
-      }
-      kept.add(new StructField(START_AT, sequenceType, true, Metadata.empty()));
-      kept.add(new StructField(END_AT, sequenceType, true, Metadata.empty()));
+      tracked = tracked(keptSchema, values, mode.trackHistory(), origin, name);
+      addVersionColumns(kept, keptSchema, sequenceType, origin, name + ": the source");
     }
     List<String> ignoreNull = values.stream().filter(mode.ignoreNullUpdates()::includes).toList();
     return new AutoCdcColumns(List.copyOf(keys), List.copyOf(values), List.copyOf(tracked), ignoreNull, sequenceType,
         new StructType(kept.toArray(StructField[]::new)));
+  }
+
+  /**
+   * The columns of an AUTO CDC FROM SNAPSHOT flow: every column of the snapshot is kept;
+   * the versions take the place of the sequence.
+   */
+  public static AutoCdcColumns resolveSnapshot(FlowDefinition flow, StructType snapshot, DataType versionType) {
+    FlowMode.AutoCdcFromSnapshot mode = (FlowMode.AutoCdcFromSnapshot) flow.mode();
+    Origin origin = flow.origin();
+    String name = "AUTO CDC FROM SNAPSHOT flow '" + flow.name() + "'";
+    if (!RowOrdering$.MODULE$.isOrderable(versionType) || versionType instanceof StructType
+        || versionType instanceof NullType) {
+      throw new GraphException("SNAPSHOT_VERSION_NOT_ORDERABLE", origin, name + ": its versions are of type "
+          + versionType.simpleString() + "; a version must be a single value that can be ordered (a number, string,"
+          + " date or timestamp)");
+    }
+    List<String> keys = keys(mode.keys(), snapshot, origin, name);
+    List<StructField> kept = new ArrayList<>();
+    List<String> values = new ArrayList<>();
+    for (StructField field : snapshot.fields()) {
+      if (!keys.contains(field.name())) {
+        checkComparable(field, origin, name);
+        values.add(field.name());
+      }
+      kept.add(new StructField(field.name(), field.dataType(), true, field.metadata()));
+    }
+    List<String> tracked = values;
+    if (mode.scdType() == 2) {
+      tracked = tracked(snapshot, values, mode.trackHistory(), origin, name);
+      addVersionColumns(kept, snapshot, versionType, origin, name + ": the snapshot");
+    }
+    return new AutoCdcColumns(List.copyOf(keys), List.copyOf(values), List.copyOf(tracked), List.of(), versionType,
+        new StructType(kept.toArray(StructField[]::new)));
+  }
+
+  private static List<String> keys(List<String> declared, StructType source, Origin origin, String name) {
+    List<String> keys = new ArrayList<>();
+    Set<String> seen = new HashSet<>();
+    for (String key : declared) {
+      if (!seen.add(key.toLowerCase(Locale.ROOT))) {
+        throw new GraphException("AUTO_CDC_REPEATED_KEY", origin, name + " names key '" + key + "' twice");
+      }
+      StructField field = field(source, key, "AUTO_CDC_KEY_NOT_FOUND", origin, name + ": key");
+      if (!RowOrdering$.MODULE$.isOrderable(field.dataType())) {
+        throw new GraphException("AUTO_CDC_KEY_NOT_ORDERABLE", origin, name + ": key '" + key + "' is of type "
+            + field.dataType().simpleString() + ", which cannot be compared and sorted; choose another key");
+      }
+      keys.add(field.name());
+    }
+    return keys;
+  }
+
+  /** Changes are found by comparing stored and new values, which Spark cannot do for maps. */
+  private static void checkComparable(StructField field, Origin origin, String name) {
+    if (!RowOrdering$.MODULE$.isOrderable(field.dataType())) {
+      throw new GraphException("AUTO_CDC_COLUMN_NOT_COMPARABLE", origin, name + ": column '" + field.name()
+          + "' is of type " + field.dataType().simpleString() + ", whose values cannot be compared; leave it out"
+          + " or turn it into a comparable type (e.g. to_json)");
+    }
+  }
+
+  private static List<String> tracked(
+      StructType kept, List<String> values, ColumnSelection trackHistory, Origin origin, String name) {
+    mustExist(kept, trackHistory, "TRACK HISTORY ON", origin, name);
+    return values.stream().filter(trackHistory::includes).toList();
+  }
+
+  private static void addVersionColumns(
+      List<StructField> kept, StructType source, DataType type, Origin origin, String owner) {
+    for (String reserved : List.of(START_AT, END_AT)) {
+      if (hasField(source, reserved)) {
+        throw new GraphException("AUTO_CDC_RESERVED_COLUMN", origin, owner + " has a column '"
+            + reserved + "', which SCD type 2 adds itself; leave it out or rename it");
+      }
+    }
+    kept.add(new StructField(START_AT, type, true, Metadata.empty()));
+    kept.add(new StructField(END_AT, type, true, Metadata.empty()));
   }
 
   private static void checkCondition(

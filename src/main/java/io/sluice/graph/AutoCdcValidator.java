@@ -30,6 +30,9 @@ final class AutoCdcValidator {
           name + " needs a streaming source: FROM STREAM(source), or AUTO CDC ONCE for a one-time batch");
     }
     for (ResolvedFlow other : graph.flowsInto(flow.target())) {
+      if (other.definition().mode() instanceof FlowMode.AutoCdcFromSnapshot) {
+        continue; // SnapshotValidator checks the pair.
+      }
       if (other.definition().mode() instanceof FlowMode.AutoCdc otherMode) {
         if (!sameKeys(mode.keys(), otherMode.keys()) || mode.scdType() != otherMode.scdType()) {
           throw new GraphException("AUTO_CDC_TARGET_SHARED", origin, name + " writes into '" + target.name()
@@ -43,23 +46,31 @@ final class AutoCdcValidator {
             + other.definition().origin() + ") is not; give the AUTO CDC flow a table of its own");
       }
     }
-    if (mode.scdType() == 2 && target.declaredSchema().isPresent()) {
-      StructType declared = graph.schemas().get(target.name());
-      DataType sequence = flow.autoCdc().orElseThrow().sequenceType();
-      for (String column : List.of(AutoCdcColumns.START_AT, AutoCdcColumns.END_AT)) {
-        Optional<StructField> field = Arrays.stream(declared.fields())
-            .filter(f -> f.name().equalsIgnoreCase(column)).findFirst();
-        if (field.isEmpty() || !field.get().dataType().equals(sequence)) {
-          throw new GraphException("AUTO_CDC_SCD2_SCHEMA", target.origin(), "the declared columns of '"
-              + target.name() + "' need " + column + " " + sequence.sql() + " for the SCD type 2 flow '"
-              + flow.name() + "' (the type of its SEQUENCE BY)"
-              + field.map(f -> ", not " + f.dataType().sql()).orElse(""));
-        }
+    if (mode.scdType() == 2) {
+      checkVersionColumns(graph, flow, flow.autoCdc().orElseThrow().sequenceType(), "the type of its SEQUENCE BY");
+    }
+  }
+
+  /** SCD type 2 into a table with declared columns: they must include the version columns, of the versions' type. */
+  static void checkVersionColumns(ResolvedGraph graph, ResolvedFlow flow, DataType type, String why) {
+    DatasetDefinition target = graph.dataset(flow.target());
+    if (target.declaredSchema().isEmpty()) {
+      return;
+    }
+    StructType declared = graph.schemas().get(target.name());
+    for (String column : List.of(AutoCdcColumns.START_AT, AutoCdcColumns.END_AT)) {
+      Optional<StructField> field = Arrays.stream(declared.fields())
+          .filter(f -> f.name().equalsIgnoreCase(column)).findFirst();
+      if (field.isEmpty() || !field.get().dataType().equals(type)) {
+        throw new GraphException("AUTO_CDC_SCD2_SCHEMA", target.origin(), "the declared columns of '"
+            + target.name() + "' need " + column + " " + type.sql() + " for the SCD type 2 flow '"
+            + flow.name() + "' (" + why + ")"
+            + field.map(f -> ", not " + f.dataType().sql()).orElse(""));
       }
     }
   }
 
-  private static boolean sameKeys(List<String> a, List<String> b) {
+  static boolean sameKeys(List<String> a, List<String> b) {
     return a.size() == b.size() && IntStream.range(0, a.size()).allMatch(i -> a.get(i).equalsIgnoreCase(b.get(i)));
   }
 }

@@ -77,5 +77,29 @@ public sealed interface FlowMode {
     }
   }
 
+  /**
+   * Brings a keyed table to each new snapshot of a source, as SCD type 1 or 2 (SEMANTICS §5).
+   * Build one with {@link AutoCdcBuilder#buildFromSnapshot}.
+   *
+   * @param keys the key columns of the snapshots
+   * @param scdType 1 or 2
+   * @param trackHistory the columns whose change opens a new version (SCD type 2)
+   * @param once whether the flow processes a single snapshot, then nothing until a full refresh
+   * @param versions where versioned snapshots come from (§5.2); empty for a periodic flow (§5.1),
+   *     whose query is read whole on each update and versioned by the update's start time
+   */
+  record AutoCdcFromSnapshot(
+      List<String> keys, int scdType, ColumnSelection trackHistory, boolean once, Optional<SnapshotSource> versions)
+      implements FlowMode {
+    public AutoCdcFromSnapshot {
+      keys = List.copyOf(keys);
+    }
+
+    @Override
+    public boolean streaming() {
+      return false;
+    }
+  }
+
   FlowMode APPEND = new Append();
 }

@@ -8,6 +8,8 @@ import java.util.Set;
 import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
 import org.apache.spark.sql.SparkSession;
+import org.apache.spark.sql.types.StructField;
+import org.apache.spark.sql.types.StructType;
 
 /**
  * The context one flow's query is built in. It routes reads of pipeline datasets to a
@@ -38,9 +40,13 @@ public final class FlowResolution implements FlowContext {
     return flow;
   }
 
-  /** Whether {@code read_files} and other sources stream by default: they do into a streaming table. */
+  /**
+   * Whether {@code read_files} and other sources stream by default: they do for a streaming
+   * flow into a streaming table (not for REPLACE WHERE, ONCE or snapshot flows, which read batches).
+   */
   public boolean streamingByDefault() {
-    return graph.dataset(flow.target()).map(d -> d.type() == DatasetType.STREAMING_TABLE).orElse(false);
+    return flow.mode().streaming()
+        && graph.dataset(flow.target()).map(d -> d.type() == DatasetType.STREAMING_TABLE).orElse(false);
   }
 
   public Set<DatasetName> inputs() {
@@ -93,6 +99,27 @@ public final class FlowResolution implements FlowContext {
       throw batchOnly(definition);
     }
     return Optional.of(df);
+  }
+
+  /**
+   * An empty batch with the target's declared columns, less SCD type 2's version columns:
+   * the shape of snapshots that only a run can produce (a Java snapshot function's).
+   */
+  public Dataset<Row> declaredSnapshotColumns() {
+    DatasetDefinition target = graph.datasets().get(flow.target());
+    if (target == null || target.declaredSchema().isEmpty()) {
+      throw new GraphException("SNAPSHOT_FUNCTION_WITHOUT_SCHEMA", flow.origin(), "flow '" + flow.name()
+          + "' takes its snapshots from a function, whose columns are known only when it runs; declare the columns of '"
+          + flow.target() + "' with schema(...)");
+    }
+    StructType declared = DeclaredSchema.parse(target);
+    StructType snapshot = new StructType();
+    for (StructField field : declared.fields()) {
+      if (!field.name().equalsIgnoreCase(AutoCdcColumns.START_AT) && !field.name().equalsIgnoreCase(AutoCdcColumns.END_AT)) {
+        snapshot = snapshot.add(field);
+      }
+    }
+    return SparkPlans.empty(spark, snapshot, false);
   }
 
   private GraphException batchOnly(DatasetDefinition source) {

@@ -13,6 +13,8 @@ import org.apache.spark.sql.AnalysisException;
 import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
 import org.apache.spark.sql.SparkSession;
+import org.apache.spark.sql.types.DataType;
+import org.apache.spark.sql.types.DataTypes;
 import org.apache.spark.sql.types.StructField;
 import org.apache.spark.sql.types.StructType;
 
@@ -74,9 +76,14 @@ public final class GraphResolver {
     } catch (Exception e) {
       throw SparkErrors.isAnalysisError(e) ? queryError(flow, e) : SparkErrors.unchecked(e);
     }
-    Optional<AutoCdcColumns> autoCdc = flow.mode() instanceof FlowMode.AutoCdc
-        ? Optional.of(AutoCdcColumns.resolve(spark, flow, df.schema()))
-        : Optional.empty();
+    Optional<AutoCdcColumns> autoCdc = Optional.empty();
+    if (flow.mode() instanceof FlowMode.AutoCdc) {
+      autoCdc = Optional.of(AutoCdcColumns.resolve(spark, flow, df.schema()));
+    } else if (flow.mode() instanceof FlowMode.AutoCdcFromSnapshot snapshot) {
+      DataType versionType = snapshot.versions().isEmpty() ? DataTypes.TimestampType
+          : FlowConf.withSqlConf(spark, flow.sqlConf(), () -> snapshot.versions().get().versionType(resolution));
+      autoCdc = Optional.of(AutoCdcColumns.resolveSnapshot(flow, df.schema(), versionType));
+    }
     resolved.put(flow.name(), new ResolvedFlow(
         flow, df.schema(), df.isStreaming(), resolution.inputs(), resolution.streamingInputs(), autoCdc));
     DatasetDefinition target = graph.datasets().get(flow.target());

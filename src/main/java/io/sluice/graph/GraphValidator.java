@@ -66,6 +66,8 @@ public final class GraphValidator {
       }
       if (mode instanceof FlowMode.AutoCdc autoCdc) {
         AutoCdcValidator.validate(graph, flow, autoCdc);
+      } else if (mode instanceof FlowMode.AutoCdcFromSnapshot snapshot) {
+        SnapshotValidator.validate(graph, flow, snapshot);
       } else if (mode instanceof FlowMode.ReplaceWhere replaceWhere) {
         validateReplaceWhere(spark, graph, flow, replaceWhere);
       } else if (target.type() == DatasetType.STREAMING_TABLE && !flow.streaming()) {

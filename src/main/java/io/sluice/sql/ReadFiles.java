@@ -18,6 +18,8 @@ import org.apache.spark.sql.catalyst.analysis.UnresolvedTableValuedFunction;
 import org.apache.spark.sql.catalyst.expressions.Expression;
 import org.apache.spark.sql.catalyst.expressions.NamedArgumentExpression;
 import org.apache.spark.sql.catalyst.plans.logical.LogicalPlan;
+import org.apache.spark.sql.classic.ExpressionUtils;
+import io.sluice.graph.SparkErrors;
 import org.apache.spark.sql.streaming.DataStreamReader;
 import scala.jdk.javaapi.CollectionConverters;
 
@@ -42,9 +44,9 @@ final class ReadFiles {
     Map<String, String> options = new LinkedHashMap<>();
     for (Expression argument : CollectionConverters.asJava(function.functionArgs())) {
       if (argument instanceof NamedArgumentExpression named) {
-        options.put(named.key().toLowerCase(Locale.ROOT), literal(named.value(), named.key(), origin));
+        options.put(named.key().toLowerCase(Locale.ROOT), literal(resolution.spark(), named.value(), named.key(), origin));
       } else if (path == null) {
-        path = literal(argument, "path", origin);
+        path = literal(resolution.spark(), argument, "path", origin);
       } else {
         throw error(origin, "takes one path; name the other arguments, as in format => 'json'");
       }
@@ -72,7 +74,7 @@ final class ReadFiles {
     return SparkPlans.logicalPlan((schema == null ? reader : reader.schema(schema)).load(location));
   }
 
-  private static String resolvePath(String path, Path baseDir) {
+  static String resolvePath(String path, Path baseDir) {
     boolean hasScheme = path.matches("^[a-zA-Z][a-zA-Z0-9+.-]*:.*");
     if (hasScheme || Path.of(path).isAbsolute()) {
       return path;
@@ -104,11 +106,21 @@ final class ReadFiles {
     }
   }
 
-  private static String literal(Expression expression, String argument, Origin origin) {
-    if (!expression.foldable()) {
-      throw error(origin, "argument '" + argument + "' must be a constant");
+  /** A constant argument's value; a constant call (e.g. {@code format_string(...)}) is evaluated once, by Spark. */
+  static String literal(SparkSession spark, Expression expression, String argument, Origin origin) {
+    Object value;
+    if (expression.resolved()) {
+      if (!expression.foldable()) {
+        throw error(origin, "argument '" + argument + "' must be a constant");
+      }
+      value = expression.eval(null);
+    } else {
+      try {
+        value = spark.range(1).select(ExpressionUtils.column(expression)).first().get(0);
+      } catch (Exception e) {
+        throw error(origin, "argument '" + argument + "' must be a constant: " + SparkErrors.firstLine(e));
+      }
     }
-    Object value = expression.eval(null);
     if (value == null) {
       throw error(origin, "argument '" + argument + "' is NULL");
     }

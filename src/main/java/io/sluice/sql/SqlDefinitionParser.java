@@ -47,6 +47,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import org.antlr.v4.runtime.CharStream;
 import org.antlr.v4.runtime.CharStreams;
@@ -231,10 +232,32 @@ public final class SqlDefinitionParser {
       autoCdcClause(clause, cdc, name);
     }
     CdcSourceContext source = ctx.cdcSource();
+    if (source.SNAPSHOT() != null) {
+      autoCdcFromSnapshot(name, ctx, cdc, origin);
+      return;
+    }
     String table = text(source.source);
     String from = source.STREAM() != null ? "STREAM(" + table + ")" : table;
     SqlFlowQuery query = new SqlFlowQuery("SELECT * FROM " + from, origin(source), catalog, database, baseDir);
     registry.register(new FlowDefinition(name, name(ctx.target), query, cdc.build(name, origin), sqlConf, false, origin));
+  }
+
+  /** {@code FROM SNAPSHOT table}, {@code FROM SNAPSHOT (query)} or {@code FROM SNAPSHOT (query) WITH VERSION (query)}. */
+  private void autoCdcFromSnapshot(DatasetName name, AutoCdcContext ctx, AutoCdcBuilder cdc, Origin origin) {
+    CdcSourceContext source = ctx.cdcSource();
+    SqlFlowQuery snapshot = source.snapshotTable != null
+        ? new SqlFlowQuery("SELECT * FROM " + text(source.snapshotTable), origin(source), catalog, database, baseDir)
+        : new SqlFlowQuery(text(source.snapshotQuery), origin(source.snapshotQuery), catalog, database, baseDir);
+    if (source.versionQuery == null) {
+      FlowMode mode = cdc.buildFromSnapshot(name, origin, Optional.empty());
+      registry.register(new FlowDefinition(name, name(ctx.target), snapshot, mode, sqlConf, false, origin));
+      return;
+    }
+    SqlFlowQuery version = new SqlFlowQuery(
+        text(source.versionQuery), origin(source.versionQuery), catalog, database, baseDir);
+    SqlSnapshotSource versions = new SqlSnapshotSource(snapshot, version);
+    FlowMode mode = cdc.buildFromSnapshot(name, origin, Optional.of(versions));
+    registry.register(new FlowDefinition(name, name(ctx.target), versions::snapshotColumns, mode, sqlConf, false, origin));
   }
 
   private void autoCdcClause(AutoCdcClauseContext clause, AutoCdcBuilder cdc, DatasetName flow) {

@@ -8,6 +8,7 @@ import io.sluice.graph.SparkErrors;
 import io.sluice.graph.SparkPlans;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
@@ -23,23 +24,39 @@ import scala.runtime.AbstractPartialFunction;
 
 /**
  * A flow query written in SQL. Spark parses it; Sluice then swaps the references to the
- * pipeline's own datasets and the {@code read_files} calls for real plans, and leaves
- * every other name to Spark's analyser.
+ * pipeline's own datasets and the {@code read_files} and {@code list_files} calls for real
+ * plans, binds the snapshot version functions, and leaves every other name to Spark's analyser.
  *
  * @param catalog the current catalog where the query was defined ({@code USE CATALOG})
  * @param database the current schema where the query was defined ({@code USE SCHEMA})
  * @param baseDir the pipeline folder: relative {@code read_files} paths start there
+ * @param versions the snapshot version functions this query may call, with their values
  */
-public record SqlFlowQuery(String text, Origin origin, String catalog, String database, Path baseDir)
-    implements FlowQuery {
+public record SqlFlowQuery(
+    String text, Origin origin, String catalog, String database, Path baseDir,
+    Map<String, SnapshotVersionFunctions.Bound> versions) implements FlowQuery {
+
+  public SqlFlowQuery {
+    versions = Map.copyOf(versions);
+  }
+
+  public SqlFlowQuery(String text, Origin origin, String catalog, String database, Path baseDir) {
+    this(text, origin, catalog, database, baseDir, Map.of());
+  }
+
+  /** The same query, with {@code function} returning {@code value}. */
+  SqlFlowQuery binding(String function, SnapshotVersionFunctions.Bound value) {
+    return new SqlFlowQuery(text, origin, catalog, database, baseDir, Map.of(function, value));
+  }
 
   @Override
   public Dataset<Row> build(FlowResolution resolution) {
     SparkSession spark = (SparkSession) resolution.spark();
     LogicalPlan parsed = parse(spark);
     LogicalPlan withCtes = CTESubstitution$.MODULE$.apply(parsed);
-    LogicalPlan rewritten = withCtes.transformDownWithSubqueries(new PipelineSources(resolution));
-    return SparkPlans.ofRows(spark, rewritten);
+    // Versions first: a read_files path may be built from current_snapshot_version().
+    LogicalPlan bound = SnapshotVersionFunctions.bind(spark, withCtes, versions, origin);
+    return SparkPlans.ofRows(spark, bound.transformDownWithSubqueries(new PipelineSources(resolution)));
   }
 
   private LogicalPlan parse(SparkSession spark) {
@@ -84,6 +101,9 @@ public record SqlFlowQuery(String text, Origin origin, String catalog, String da
       if (plan instanceof UnresolvedTableValuedFunction function && ReadFiles.isReadFiles(function)) {
         boolean stream = streaming || function.isStreaming() || resolution.streamingByDefault();
         return Optional.of(ReadFiles.plan(resolution, function, stream, baseDir, origin));
+      }
+      if (plan instanceof UnresolvedTableValuedFunction function && ListFiles.isListFiles(function)) {
+        return Optional.of(ListFiles.plan(resolution.spark(), function, baseDir, origin));
       }
       return Optional.empty();
     }

@@ -1,0 +1,31 @@
+package io.sluice.execution;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+
+/**
+ * Whether a flow that runs once ({@code ONCE}, {@code once()}) has run: a file in its
+ * checkpoint, so a full refresh, which deletes the checkpoint, runs it again.
+ */
+final class OnceMarker {
+  private final Path file;
+
+  OnceMarker(Checkpoints checkpoints, FlowRun run) {
+    this.file = checkpoints.location(run.target().name(), run.flow().name()).resolve("once-done");
+  }
+
+  boolean done() {
+    return Files.exists(file);
+  }
+
+  void markDone() {
+    try {
+      Files.createDirectories(file.getParent());
+      Files.writeString(file, "");
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot record that a flow ran once: " + file, e);
+    }
+  }
+}

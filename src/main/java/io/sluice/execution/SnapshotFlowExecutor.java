@@ -1,0 +1,102 @@
+package io.sluice.execution;
+
+import io.sluice.SluiceException;
+import io.sluice.graph.FlowMode;
+import io.sluice.graph.SnapshotSource;
+import java.sql.Timestamp;
+import java.util.Optional;
+
+/**
+ * An AUTO CDC FROM SNAPSHOT flow (SEMANTICS §5). A periodic flow takes its query as one
+ * snapshot per update, versioned by the update's start time; a historical flow asks its
+ * source for the snapshot after the last applied version until there is none. Each
+ * snapshot is checked, applied by a {@link SnapshotSink} and recorded in the flow's
+ * {@link SnapshotLog} before the next is asked for.
+ */
+final class SnapshotFlowExecutor implements FlowExecutor {
+  private final Checkpoints checkpoints;
+  private final FlowMode.AutoCdcFromSnapshot mode;
+
+  SnapshotFlowExecutor(Checkpoints checkpoints, FlowMode.AutoCdcFromSnapshot mode) {
+    this.checkpoints = checkpoints;
+    this.mode = mode;
+  }
+
+  @Override
+  public void execute(FlowRun run) {
+    OnceMarker once = new OnceMarker(checkpoints, run);
+    if (mode.once() && once.done()) {
+      return;
+    }
+    String appId = checkpoints.appId(run.target().name(), run.flow().name());
+    SnapshotLog log = SnapshotLog.open(
+        checkpoints.location(run.target().name(), run.flow().name()).resolve("snapshots"),
+        () -> DeltaWrites.committedVersion(run.spark(), run.target().name(), appId));
+    SnapshotSink sink = SnapshotSink.open(run, appId, checkpoints);
+    Optional<Object> last = log.last().map(SnapshotLog.Entry::version);
+    while (true) {
+      Optional<Object> previous = last;
+      Optional<SnapshotSource.Versioned> next = run.withFlowConf(() -> next(run, previous));
+      if (next.isEmpty()) {
+        if (last.isEmpty()) {
+          throw new SluiceException("SNAPSHOT_NONE", run.flow().definition().origin(), "flow '" + run.flow().name()
+              + "' got no snapshot on its first run; the first call must return one (its version query returned no row)");
+        }
+        break;
+      }
+      Object version = checkVersion(run, next.get().version(), last);
+      SnapshotLog.Entry entry = new SnapshotLog.Entry(log.nextNumber(), version);
+      log.begin(entry);
+      run.withFlowConf(() -> {
+        run.processBatch(sink.conform(next.get().rows()), entry.number(), sink.at(version));
+        return null;
+      });
+      log.commit(entry);
+      last = Optional.of(version);
+      if (mode.once() || mode.versions().isEmpty()) {
+        break;
+      }
+    }
+    if (mode.once()) {
+      once.markDone();
+    }
+  }
+
+  private Optional<SnapshotSource.Versioned> next(FlowRun run, Optional<Object> last) {
+    if (mode.versions().isPresent()) {
+      return mode.versions().get().next(run.resolution(), last);
+    }
+    return Optional.of(new SnapshotSource.Versioned(run.buildQuery(), Timestamp.from(run.updateStart())));
+  }
+
+  /** §5.4: a version is not NULL, can be ordered, and is greater than the last one applied. */
+  @SuppressWarnings({"unchecked", "rawtypes"})
+  private static Object checkVersion(FlowRun run, Object version, Optional<Object> last) {
+    String flow = "flow '" + run.flow().name() + "'";
+    if (version == null) {
+      throw new SluiceException("SNAPSHOT_NULL_VERSION", run.flow().definition().origin(), flow
+          + " got a snapshot whose version is NULL" + last.map(v -> " (after version " + v + ")").orElse("")
+          + "; nothing of it was applied");
+    }
+    if (!(version instanceof Comparable comparable)) {
+      throw new SluiceException("SNAPSHOT_VERSION_NOT_ORDERABLE", run.flow().definition().origin(), flow
+          + " got version " + version + " of type " + version.getClass().getName() + ", which cannot be ordered");
+    }
+    if (last.isPresent()) {
+      int order;
+      try {
+        order = comparable.compareTo(last.get());
+      } catch (ClassCastException e) {
+        throw new SluiceException("SNAPSHOT_VERSION_TYPE_CHANGED", run.flow().definition().origin(), flow + " got version "
+            + version + " (" + version.getClass().getSimpleName() + ") after version " + last.get() + " ("
+            + last.get().getClass().getSimpleName() + "); a full refresh starts the flow's versions again", e);
+      }
+      if (order <= 0) {
+        throw new SluiceException("SNAPSHOT_VERSION_NOT_INCREASING", run.flow().definition().origin(), flow
+            + " got version " + version + ", which is not greater than the last applied version " + last.get()
+            + "; nothing of it was applied");
+      }
+    }
+    return version;
+  }
+}

@@ -1,0 +1,131 @@
+package io.sluice.execution;
+
+import java.io.ByteArrayInputStream;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.ObjectInputStream;
+import java.io.ObjectOutputStream;
+import java.io.Reader;
+import java.io.Serializable;
+import java.io.UncheckedIOException;
+import java.io.Writer;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.util.Base64;
+import java.util.Optional;
+import java.util.Properties;
+import java.util.function.LongSupplier;
+
+/**
+ * The snapshots an AUTO CDC FROM SNAPSHOT flow has applied, kept in its checkpoint: the
+ * last one's number and version, and the one being applied.
+ *
+ * <p>Snapshot n is applied as one Delta commit under (app id, n). Before it, the log
+ * records n as pending; after it, as the last. When a crash leaves a pending snapshot, the
+ * target's own record of committed app versions says whether its commit happened: if so,
+ * it becomes the last; if not, it is forgotten and asked for again. So a snapshot and its
+ * version are committed together, and none is applied twice or skipped (SEMANTICS §7.1).
+ */
+final class SnapshotLog {
+  private static final String LAST = "last";
+  private static final String PENDING = "pending";
+  private final Path dir;
+
+  /** One applied snapshot: its number in the flow's sequence and its version. */
+  record Entry(long number, Object version) {}
+
+  private SnapshotLog(Path dir) {
+    this.dir = dir;
+  }
+
+  /**
+   * Opens the log in {@code dir} and settles a snapshot left pending by a crash.
+   *
+   * @param committed the highest snapshot number the target has a commit for
+   */
+  static SnapshotLog open(Path dir, LongSupplier committed) {
+    SnapshotLog log = new SnapshotLog(dir);
+    Optional<Entry> pending = log.read(PENDING);
+    if (pending.isPresent()) {
+      if (committed.getAsLong() >= pending.get().number()) {
+        log.commit(pending.get());
+      } else {
+        log.delete(PENDING);
+      }
+    }
+    return log;
+  }
+
+  Optional<Entry> last() {
+    return read(LAST);
+  }
+
+  /** The number the next snapshot takes. */
+  long nextNumber() {
+    return last().map(e -> e.number() + 1).orElse(0L);
+  }
+
+  void begin(Entry entry) {
+    write(PENDING, entry);
+  }
+
+  void commit(Entry entry) {
+    write(LAST, entry);
+    delete(PENDING);
+  }
+
+  private Optional<Entry> read(String name) {
+    Path file = dir.resolve(name);
+    if (!Files.exists(file)) {
+      return Optional.empty();
+    }
+    Properties properties = new Properties();
+    try (Reader reader = Files.newBufferedReader(file)) {
+      properties.load(reader);
+      byte[] bytes = Base64.getDecoder().decode(properties.getProperty("serialized"));
+      try (ObjectInputStream in = new ObjectInputStream(new ByteArrayInputStream(bytes))) {
+        return Optional.of(new Entry(Long.parseLong(properties.getProperty("number")), in.readObject()));
+      }
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot read the snapshot log " + file, e);
+    } catch (ClassNotFoundException e) {
+      throw new IllegalStateException("the snapshot log " + file + " holds a version of an unknown class", e);
+    }
+  }
+
+  private void write(String name, Entry entry) {
+    Properties properties = new Properties();
+    properties.setProperty("number", Long.toString(entry.number()));
+    properties.setProperty("version", String.valueOf(entry.version()));
+    properties.setProperty("serialized", serialize(entry.version()));
+    try {
+      Files.createDirectories(dir);
+      Path temp = dir.resolve(name + ".tmp");
+      try (Writer writer = Files.newBufferedWriter(temp)) {
+        properties.store(writer, "AUTO CDC FROM SNAPSHOT: " + name + " snapshot");
+      }
+      Files.move(temp, dir.resolve(name), StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot write the snapshot log in " + dir, e);
+    }
+  }
+
+  private void delete(String name) {
+    try {
+      Files.deleteIfExists(dir.resolve(name));
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot write the snapshot log in " + dir, e);
+    }
+  }
+
+  private static String serialize(Object version) {
+    ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+    try (ObjectOutputStream out = new ObjectOutputStream(bytes)) {
+      out.writeObject((Serializable) version);
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot record snapshot version " + version, e);
+    }
+    return Base64.getEncoder().encodeToString(bytes.toByteArray());
+  }
+}

@@ -1,0 +1,243 @@
+package io.sluice.execution;
+
+import static io.sluice.execution.ColumnNames.col;
+import static org.apache.spark.sql.functions.count;
+import static org.apache.spark.sql.functions.current_timestamp;
+import static org.apache.spark.sql.functions.lit;
+import static org.apache.spark.sql.functions.struct;
+import static org.apache.spark.sql.functions.sum;
+import static org.apache.spark.sql.functions.to_json;
+import static org.apache.spark.sql.functions.when;
+
+import io.delta.tables.DeltaTable;
+import io.sluice.SluiceException;
+import io.sluice.graph.AutoCdcColumns;
+import io.sluice.graph.FlowMode;
+import io.sluice.graph.ResolvedFlow;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import org.apache.spark.sql.Column;
+import org.apache.spark.sql.Dataset;
+import org.apache.spark.sql.Row;
+import org.apache.spark.sql.SparkSession;
+import org.apache.spark.sql.types.StructField;
+import org.apache.spark.sql.types.StructType;
+
+/**
+ * Applies one snapshot to an AUTO CDC FROM SNAPSHOT target (SEMANTICS §5.3): the snapshot is
+ * compared with the table (SCD type 1) or its open versions (SCD type 2), and one MERGE
+ * writes only the keys that changed, so unchanged rows are not rewritten.
+ *
+ * <p>When AUTO CDC flows share the (SCD type 1) target (§5.5), the snapshot's changes are
+ * also recorded in their state store as events at the snapshot's version, so a change event
+ * with a lower sequence that arrives later is ignored; and a key whose stored event is newer
+ * than the snapshot is left to that event.
+ */
+final class SnapshotSink implements BatchSink {
+  private final FlowRun run;
+  private final String table;
+  private final String appId;
+  private final AutoCdcColumns columns;
+  private final FlowMode.AutoCdcFromSnapshot mode;
+  private final Optional<SharedState> shared;
+  private Object version;
+
+  private SnapshotSink(FlowRun run, String appId, Optional<SharedState> shared) {
+    this.run = run;
+    this.table = run.target().name().quoted();
+    this.appId = appId;
+    this.columns = run.flow().autoCdc().orElseThrow();
+    this.mode = (FlowMode.AutoCdcFromSnapshot) run.flow().definition().mode();
+    this.shared = shared;
+  }
+
+  static SnapshotSink open(FlowRun run, String appId, Checkpoints checkpoints) {
+    Optional<SharedState> shared = run.flowsIntoTarget().stream()
+        .filter(f -> f.definition().mode() instanceof FlowMode.AutoCdc)
+        .findFirst()
+        .map(cdc -> SharedState.open(run, cdc, checkpoints));
+    return new SnapshotSink(run, appId, shared);
+  }
+
+  /** This sink, for the snapshot of {@code version}. */
+  SnapshotSink at(Object version) {
+    this.version = version;
+    return this;
+  }
+
+  /** The snapshot's rows in the flow's columns; a snapshot with other columns fails the flow. */
+  Dataset<Row> conform(Dataset<Row> rows) {
+    StructType expected = run.flow().schema();
+    List<String> problems = new ArrayList<>();
+    List<Column> select = new ArrayList<>();
+    for (StructField field : expected.fields()) {
+      Optional<StructField> actual = Arrays.stream(rows.schema().fields())
+          .filter(f -> f.name().equalsIgnoreCase(field.name())).findFirst();
+      if (actual.isEmpty()) {
+        problems.add("it lacks column " + field.name());
+      } else if (!actual.get().dataType().equals(field.dataType())) {
+        problems.add("column " + field.name() + " is " + actual.get().dataType().sql() + ", not " + field.dataType().sql());
+      } else {
+        select.add(col(actual.get().name()).as(field.name()));
+      }
+    }
+    for (StructField field : rows.schema().fields()) {
+      if (!expected.getFieldIndex(field.name()).isDefined()
+          && Arrays.stream(expected.fieldNames()).noneMatch(n -> n.equalsIgnoreCase(field.name()))) {
+        problems.add("it has a column " + field.name() + " that " + run.target().name() + " does not");
+      }
+    }
+    if (!problems.isEmpty()) {
+      throw new SluiceException("SNAPSHOT_SCHEMA_MISMATCH", run.flow().definition().origin(), "flow '"
+          + run.flow().name() + "': the snapshot of version " + version + " does not have the flow's columns: "
+          + String.join("; ", problems));
+    }
+    return rows.select(select.toArray(Column[]::new));
+  }
+
+  @Override
+  public Written write(Dataset<Row> rows, long number, long rowCount) {
+    SparkSession session = rows.sparkSession();
+    refuseBadKeys(rows);
+    Column at = lit(version).cast(columns.sequenceType());
+    List<String> match = new ArrayList<>(columns.keys());
+    Dataset<Row> changes;
+    if (mode.scdType() == 2) {
+      match.add(AutoCdcColumns.START_AT);
+      Dataset<Row> open = session.table(table).where(col(AutoCdcColumns.END_AT).isNull())
+          .select(ColumnNames.cols(List.of(columns.targetSchema().fieldNames())));
+      Dataset<Row> after = SnapshotHistory.after(open, rows, at, columns);
+      changes = KeyedDiff.changes(open, after, match, others(match));
+    } else {
+      Dataset<Row> before = session.table(table).select(ColumnNames.cols(List.of(rows.columns())));
+      changes = KeyedDiff.changes(before, rows, match, columns.values());
+    }
+    if (shared.isPresent()) {
+      changes = shared.get().withoutNewerKeys(session, changes, at);
+    }
+    changes = changes.persist();
+    try {
+      Row counts = changes.agg(
+          count(lit(true)),
+          sum(when(col(KeyedDiff.ACTION).equalTo(lit(KeyedDiff.INSERT)), 1).otherwise(0)),
+          sum(when(col(KeyedDiff.ACTION).equalTo(lit(KeyedDiff.UPDATE)), 1).otherwise(0)),
+          sum(when(col(KeyedDiff.ACTION).equalTo(lit(KeyedDiff.DELETE)), 1).otherwise(0))).first();
+      long changed = counts.getLong(0);
+      if (changed > 0) {
+        Dataset<Row> diff = changes;
+        // The state store first: if the target's commit is lost to a crash, the snapshot is
+        // taken again, and the store's commit for it is then skipped as a duplicate.
+        shared.ifPresent(state -> state.record(session, diff, at, appId, number));
+        Column scope = mode.scdType() == 2 ? col("t", AutoCdcColumns.END_AT).isNull() : lit(true);
+        DeltaWrites.idempotently(session, appId, number, () -> {
+          KeyedDiff.merge(DeltaTable.forName(session, table), diff, scope, match, false);
+          return null;
+        });
+      }
+      Map<String, Object> metrics = new LinkedHashMap<>();
+      metrics.put("snapshot_version", String.valueOf(version));
+      metrics.put("snapshot_rows", rowCount);
+      metrics.put("target_rows_inserted", changed > 0 ? counts.getLong(1) : 0L);
+      metrics.put("target_rows_updated", changed > 0 ? counts.getLong(2) : 0L);
+      metrics.put("target_rows_deleted", changed > 0 ? counts.getLong(3) : 0L);
+      return new Written(changed, metrics);
+    } finally {
+      changes.unpersist();
+    }
+  }
+
+  /** §5.4: a key appears at most once in a snapshot, and is never NULL. */
+  private void refuseBadKeys(Dataset<Row> rows) {
+    Column nullKey = lit(false);
+    for (String key : columns.keys()) {
+      nullKey = nullKey.or(col(key).isNull());
+    }
+    List<Row> offending = rows.groupBy(ColumnNames.cols(columns.keys()))
+        .agg(count(lit(true)).as("rows"))
+        .where(col("rows").gt(1).or(nullKey))
+        .select(col("rows"), to_json(struct(ColumnNames.cols(columns.keys()))).as("key"))
+        .takeAsList(1);
+    if (offending.isEmpty()) {
+      return;
+    }
+    Row row = offending.get(0);
+    String flow = "flow '" + run.flow().name() + "'";
+    if (row.getLong(0) > 1) {
+      throw new SluiceException("SNAPSHOT_DUPLICATE_KEY", run.flow().definition().origin(), flow + ": the snapshot of"
+          + " version " + version + " has " + row.getLong(0) + " rows with key " + row.getString(1)
+          + "; a snapshot holds one row per key. Nothing of it was applied");
+    }
+    throw new SluiceException("SNAPSHOT_NULL_KEY", run.flow().definition().origin(), flow + ": the snapshot of version "
+        + version + " has a row whose key " + row.getString(1) + " is NULL. Nothing of it was applied");
+  }
+
+  private List<String> others(List<String> match) {
+    return Arrays.stream(columns.targetSchema().fieldNames()).filter(n -> !match.contains(n)).toList();
+  }
+
+  /** The state store of the AUTO CDC flows that share an SCD type 1 target (§5.5). */
+  private record SharedState(CdcStateStore store, CdcEvents events) {
+    static SharedState open(FlowRun run, ResolvedFlow cdcFlow, Checkpoints checkpoints) {
+      CdcEvents events = new CdcEvents(cdcFlow);
+      CdcStateStore store = CdcStateStore.open(
+          run.spark(), checkpoints.autoCdcState(run.target().name()), events.storeSchema());
+      return new SharedState(store, events);
+    }
+
+    /** The changes, less those of keys whose last change event is newer than the snapshot. */
+    Dataset<Row> withoutNewerKeys(SparkSession session, Dataset<Row> changes, Column at) {
+      Dataset<Row> newer = store.read(session).where(col(CdcEvents.SEQ).gt(at)).select(ColumnNames.cols(events.keys()));
+      Column sameKey = lit(true);
+      for (int i = 0; i < events.keys().size(); i++) {
+        sameKey = sameKey.and(col("c", columnsKey(changes, events.keys().get(i))).equalTo(col("n", events.keys().get(i))));
+      }
+      return changes.as("c").join(newer.as("n"), sameKey, "left_anti");
+    }
+
+    /** Records each changed key's new state as an event at the snapshot's version: an upsert, or a delete. */
+    void record(SparkSession session, Dataset<Row> changes, Column at, String appId, long number) {
+      Dataset<Row> after = changes.select(event(changes, at));
+      List<String> keys = events.keys();
+      Column sameKey = lit(true);
+      for (String key : keys) {
+        sameKey = sameKey.and(col("s", key).equalTo(col("a", key)));
+      }
+      Dataset<Row> before = store.read(session).as("s").join(after.as("a"), sameKey, "left_semi");
+      List<String> compared = List.of(CdcEvents.SEQ, CdcEvents.OP, CdcEvents.VALUES);
+      Dataset<Row> storeChanges = KeyedDiff.changes(
+          before.select(ColumnNames.cols(List.of(after.columns()))), after, keys, compared);
+      DeltaWrites.idempotently(session, appId, number, () -> {
+        KeyedDiff.merge(store.table(session), storeChanges, lit(true), keys, true);
+        return null;
+      });
+    }
+
+    /** A changed row as the store keeps events: the AUTO CDC flows' columns, NULL where the snapshot has none. */
+    private Column[] event(Dataset<Row> changes, Column at) {
+      StructType schema = events.storeSchema();
+      List<Column> event = new ArrayList<>();
+      for (String key : events.keys()) {
+        event.add(col(columnsKey(changes, key)).as(key));
+      }
+      event.add(at.cast(schema.apply(CdcEvents.SEQ).dataType()).as(CdcEvents.SEQ));
+      event.add(when(col(KeyedDiff.ACTION).equalTo(lit(KeyedDiff.DELETE)), lit(CdcEvents.DELETE))
+          .otherwise(lit(CdcEvents.UPSERT)).as(CdcEvents.OP));
+      List<Column> values = new ArrayList<>();
+      for (StructField value : ((StructType) schema.apply(CdcEvents.VALUES).dataType()).fields()) {
+        boolean present = Arrays.stream(changes.columns()).anyMatch(c -> c.equalsIgnoreCase(value.name()));
+        values.add((present ? col(columnsKey(changes, value.name())) : lit(null)).cast(value.dataType()).as(value.name()));
+      }
+      event.add(struct(values.toArray(Column[]::new)).as(CdcEvents.VALUES));
+      event.add(current_timestamp().as(CdcEvents.RECORDED_AT));
+      return event.toArray(Column[]::new);
+    }
+
+    private static String columnsKey(Dataset<Row> changes, String key) {
+      return Arrays.stream(changes.columns()).filter(c -> c.equalsIgnoreCase(key)).findFirst().orElse(key);
+    }
+  }
+}
