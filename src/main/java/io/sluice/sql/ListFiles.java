@@ -47,9 +47,9 @@ final class ListFiles {
   static LogicalPlan plan(SparkSession spark, UnresolvedTableValuedFunction function, Path baseDir, Origin origin) {
     List<Expression> arguments = CollectionConverters.asJava(function.functionArgs());
     if (arguments.size() != 1) {
-      throw new GraphException("INVALID_LIST_FILES", origin, "list_files takes one argument: the folder's path");
+      throw FunctionArguments.error(NAME, origin, "takes one argument: the folder's path");
     }
-    String location = ReadFiles.resolvePath(ReadFiles.literal(spark, arguments.get(0), "path", origin), baseDir);
+    String location = ReadFiles.resolvePath(FunctionArguments.constant(spark, arguments.get(0), NAME, "path", origin), baseDir);
     List<Row> files = new ArrayList<>();
     org.apache.hadoop.fs.Path folder = new org.apache.hadoop.fs.Path(location);
     try {

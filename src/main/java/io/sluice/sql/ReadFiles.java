@@ -18,8 +18,6 @@ import org.apache.spark.sql.catalyst.analysis.UnresolvedTableValuedFunction;
 import org.apache.spark.sql.catalyst.expressions.Expression;
 import org.apache.spark.sql.catalyst.expressions.NamedArgumentExpression;
 import org.apache.spark.sql.catalyst.plans.logical.LogicalPlan;
-import org.apache.spark.sql.classic.ExpressionUtils;
-import io.sluice.graph.SparkErrors;
 import org.apache.spark.sql.streaming.DataStreamReader;
 import scala.jdk.javaapi.CollectionConverters;
 
@@ -44,9 +42,9 @@ final class ReadFiles {
     Map<String, String> options = new LinkedHashMap<>();
     for (Expression argument : CollectionConverters.asJava(function.functionArgs())) {
       if (argument instanceof NamedArgumentExpression named) {
-        options.put(named.key().toLowerCase(Locale.ROOT), literal(resolution.spark(), named.value(), named.key(), origin));
+        options.put(named.key().toLowerCase(Locale.ROOT), FunctionArguments.constant(resolution.spark(), named.value(), NAME, named.key(), origin));
       } else if (path == null) {
-        path = literal(resolution.spark(), argument, "path", origin);
+        path = FunctionArguments.constant(resolution.spark(), argument, NAME, "path", origin);
       } else {
         throw error(origin, "takes one path; name the other arguments, as in format => 'json'");
       }
@@ -106,28 +104,7 @@ final class ReadFiles {
     }
   }
 
-  /** A constant argument's value; a constant call (e.g. {@code format_string(...)}) is evaluated once, by Spark. */
-  static String literal(SparkSession spark, Expression expression, String argument, Origin origin) {
-    Object value;
-    if (expression.resolved()) {
-      if (!expression.foldable()) {
-        throw error(origin, "argument '" + argument + "' must be a constant");
-      }
-      value = expression.eval(null);
-    } else {
-      try {
-        value = spark.range(1).select(ExpressionUtils.column(expression)).first().get(0);
-      } catch (Exception e) {
-        throw error(origin, "argument '" + argument + "' must be a constant: " + SparkErrors.firstLine(e));
-      }
-    }
-    if (value == null) {
-      throw error(origin, "argument '" + argument + "' is NULL");
-    }
-    return value.toString();
-  }
-
   private static GraphException error(Origin origin, String message) {
-    return new GraphException("INVALID_READ_FILES", origin, "read_files " + message);
+    return FunctionArguments.error(NAME, origin, message);
   }
 }

@@ -1,12 +1,17 @@
 package io.sluice.execution;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.sluice.testing.SnapshotExample;
 import io.sluice.testing.TestPipeline;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Map;
+import io.sluice.SluiceException;
+import org.apache.spark.sql.Row;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -36,6 +41,19 @@ class SnapshotCdcTest {
         ORDER BY version LIMIT 1)
       KEYS (id)
       STORED AS SCD TYPE 2;
+
+      CREATE STREAMING TABLE customers_by_city;
+      CREATE FLOW customers_by_city_flow AS AUTO CDC INTO customers_by_city
+      FROM SNAPSHOT (
+        SELECT * FROM read_files(format_string('snapshots/%d.json', current_snapshot_version()),
+                                 schema => 'id INT, name STRING, city STRING'))
+      WITH VERSION (
+        SELECT version FROM (SELECT int(replace(name, '.json', '')) AS version FROM list_files('snapshots'))
+        WHERE version > (SELECT coalesce(max(version), 0) FROM last_snapshot_version())
+        ORDER BY version LIMIT 1)
+      KEYS (id)
+      STORED AS SCD TYPE 2
+      TRACK HISTORY ON city;
       """;
 
   @TempDir Path dir;
@@ -58,9 +76,184 @@ class SnapshotCdcTest {
     }
     assertEquals(SnapshotExample.SCD1, p.rows("SELECT * FROM customers"));
     assertEquals(SnapshotExample.SCD2, p.rows("SELECT * FROM customers_history"));
-    long commits = p.spark().sql("DESCRIBE HISTORY " + p.database() + ".customers").count();
+    assertEquals(SnapshotExample.SCD2_CITY, p.rows("SELECT * FROM customers_by_city"));
+    long commits = commits(p, "customers");
     runOk(p);
-    assertEquals(commits, p.spark().sql("DESCRIBE HISTORY " + p.database() + ".customers").count(),
-        "an update without a new snapshot commits nothing");
+    assertEquals(commits, commits(p, "customers"), "an update without a new snapshot commits nothing");
+
+    UpdateResult refreshed = p.run(new UpdateOptions(true, List.of(), List.of()));
+    assertTrue(refreshed.succeeded(), () -> refreshed.flows().toString());
+    assertEquals(SnapshotExample.SCD1, p.rows("SELECT * FROM customers"));
+    assertEquals(SnapshotExample.SCD2, p.rows("SELECT * FROM customers_history"));
+  }
+
+  @Test
+  void theJavaFunctionSourceGivesTheSameTables() {
+    System.setProperty(SnapshotDefinitions.FOLDER, dir.toString());
+    TestPipeline p = new TestPipeline(dir).libraries("- class: " + SnapshotDefinitions.class.getName());
+    SnapshotExample.write(p, 1);
+    SnapshotExample.write(p, 2);
+    runOk(p);
+    for (int n = 3; n <= 5; n++) {
+      SnapshotExample.write(p, n);
+      runOk(p);
+    }
+    assertEquals(SnapshotExample.SCD1, p.rows("SELECT * FROM customers"));
+    assertEquals(SnapshotExample.SCD2_CITY, p.rows("SELECT * FROM customers_by_city"));
+  }
+
+  @Test
+  void aPeriodicSnapshotRewritesOnlyTheChangedKeys() {
+    TestPipeline p = new TestPipeline(dir).sql("""
+        CREATE STREAMING TABLE accounts;
+        CREATE FLOW accounts_flow AS AUTO CDC INTO accounts FROM SNAPSHOT accounts_src KEYS (id);
+        CREATE STREAMING TABLE accounts_history;
+        CREATE FLOW accounts_history_flow AS AUTO CDC INTO accounts_history
+        FROM SNAPSHOT (SELECT id, balance FROM accounts_src) KEYS (id) STORED AS SCD TYPE 2;
+        """);
+    p.spark().sql("CREATE DATABASE IF NOT EXISTS " + p.database());
+    p.spark().sql("CREATE TABLE " + p.database() + ".accounts_src USING delta AS"
+        + " SELECT id, id * 10 AS balance FROM range(1, 1001)");
+    runOk(p);
+    assertEquals(1000L, p.spark().table(p.database() + ".accounts").count());
+    p.spark().sql("UPDATE " + p.database() + ".accounts_src SET balance = -1 WHERE id = 7");
+    p.spark().sql("DELETE FROM " + p.database() + ".accounts_src WHERE id = 8");
+    runOk(p);
+    assertEquals(List.of("[7,-1]"), p.rows("SELECT * FROM accounts WHERE id IN (7, 8)"));
+    Row merge = p.spark().sql("DESCRIBE HISTORY " + p.database() + ".accounts").first();
+    Map<String, String> metrics = merge.getJavaMap(merge.fieldIndex("operationMetrics"));
+    assertEquals("MERGE", merge.getString(merge.fieldIndex("operation")));
+    assertEquals("0", metrics.get("numTargetRowsCopied"), () -> "unchanged rows were rewritten: " + metrics);
+    assertEquals("1", metrics.get("numTargetRowsUpdated"), metrics::toString);
+    assertEquals("1", metrics.get("numTargetRowsDeleted"), metrics::toString);
+    List<String> history = p.rows("SELECT id, balance, __END_AT IS NULL FROM accounts_history WHERE id IN (7, 8)");
+    assertEquals(List.of("[7,-1,true]", "[7,70,false]", "[8,80,false]"), history);
+    assertEquals(999L, p.spark().table(p.database() + ".accounts_history").where("__END_AT IS NULL").count());
+  }
+
+  @Test
+  void eachSnapshotErrorFailsItsFlowAndAppliesNothingOfThatSnapshot() {
+    TestPipeline p = new TestPipeline(dir).sql("""
+        CREATE STREAMING TABLE dup;
+        CREATE FLOW dup_flow AS AUTO CDC INTO dup
+        FROM SNAPSHOT (SELECT * FROM VALUES (1, 'a'), (1, 'b'), (2, 'c') AS t(id, name))
+        WITH VERSION (SELECT 1 AS v WHERE last_snapshot_version() IS NULL)
+        KEYS (id);
+
+        CREATE STREAMING TABLE null_version;
+        CREATE FLOW null_version_flow AS AUTO CDC INTO null_version
+        FROM SNAPSHOT (SELECT * FROM VALUES (1, 'a') AS t(id, name))
+        WITH VERSION (SELECT CAST(NULL AS INT) AS v)
+        KEYS (id);
+
+        CREATE STREAMING TABLE stuck;
+        CREATE FLOW stuck_flow AS AUTO CDC INTO stuck
+        FROM SNAPSHOT (SELECT * FROM VALUES (1, 'a') AS t(id, name))
+        WITH VERSION (SELECT 7 AS v)
+        KEYS (id);
+
+        CREATE STREAMING TABLE none;
+        CREATE FLOW none_flow AS AUTO CDC INTO none
+        FROM SNAPSHOT (SELECT * FROM VALUES (1, 'a') AS t(id, name))
+        WITH VERSION (SELECT 1 AS v WHERE false)
+        KEYS (id);
+
+        CREATE STREAMING TABLE once;
+        CREATE FLOW once_flow AS AUTO CDC ONCE INTO once
+        FROM SNAPSHOT (SELECT current_snapshot_version() AS id, 'x' AS name)
+        WITH VERSION (SELECT coalesce(last_snapshot_version(), 0) + 1 AS v)
+        KEYS (id);
+        """);
+    UpdateResult result = p.run();
+    assertEquals("SNAPSHOT_DUPLICATE_KEY", errorClass(result, "dup_flow"));
+    assertTrue(message(result, "dup_flow").contains("2 rows with key {\"id\":1}"), message(result, "dup_flow"));
+    assertEquals("SNAPSHOT_NULL_VERSION", errorClass(result, "null_version_flow"));
+    assertEquals("SNAPSHOT_VERSION_NOT_INCREASING", errorClass(result, "stuck_flow"));
+    assertTrue(message(result, "stuck_flow").contains("version 7, which is not greater than the last applied version 7"),
+        message(result, "stuck_flow"));
+    assertEquals("SNAPSHOT_NONE", errorClass(result, "none_flow"));
+    assertEquals(List.of(), p.rows("SELECT * FROM dup"));
+    assertEquals(List.of(), p.rows("SELECT * FROM null_version"));
+    assertEquals(List.of("[1,a]"), p.rows("SELECT * FROM stuck"), "the first snapshot was applied before the error");
+    assertEquals(List.of("[1,x]"), p.rows("SELECT * FROM once"), "ONCE applies a single snapshot");
+
+    p.run();
+    assertEquals(List.of("[1,x]"), p.rows("SELECT * FROM once"), "ONCE skips the flow afterwards");
+    p.run(new UpdateOptions(false, List.of("once"), List.of()));
+    assertEquals(List.of("[1,x]"), p.rows("SELECT * FROM once"), "a full refresh applies the first snapshot again");
+  }
+
+  @Test
+  void theVersionFunctionsOutsideASnapshotFlowAreAnError() {
+    TestPipeline p = new TestPipeline(dir).sql("""
+        CREATE MATERIALIZED VIEW latest AS
+        SELECT last_snapshot_version() AS v;
+        """);
+    SluiceException e = assertThrows(SluiceException.class, p::run);
+    assertEquals("SNAPSHOT_VERSION_FUNCTION_MISPLACED", e.errorClass(), e.userMessage());
+    assertTrue(e.userMessage().startsWith("transformations/pipeline.sql:2: last_snapshot_version() can only be"
+        + " called in the WITH VERSION query"), e.userMessage());
+  }
+
+  @Test
+  void aSnapshotBackfillThenAChangeFeedShareOneTable() {
+    TestPipeline p = new TestPipeline(dir).sql("""
+        CREATE STREAMING TABLE customers;
+        CREATE FLOW backfill AS AUTO CDC ONCE INTO customers
+        FROM SNAPSHOT (SELECT * FROM VALUES (1, 'Ana'), (2, 'Bo'), (3, 'Cy'), (4, 'Di') AS t(id, name))
+        WITH VERSION (SELECT 10 AS version)
+        KEYS (id);
+        CREATE FLOW changes AS AUTO CDC INTO customers
+        FROM STREAM(customer_changes)
+        KEYS (id)
+        APPLY AS DELETE WHEN op = 'D'
+        SEQUENCE BY seq
+        COLUMNS * EXCEPT (op, seq);
+        """);
+    p.spark().sql("CREATE DATABASE IF NOT EXISTS " + p.database());
+    p.spark().sql("CREATE TABLE " + p.database() + ".customer_changes (id INT, name STRING, op STRING, seq INT)"
+        + " USING delta");
+    runOk(p);
+    assertEquals(List.of("[1,Ana]", "[2,Bo]", "[3,Cy]", "[4,Di]"), p.rows("SELECT * FROM customers"));
+    p.spark().sql("INSERT INTO " + p.database() + ".customer_changes VALUES"
+        + " (1, 'Ana (late)', 'U', 5), (2, 'Bo Jr', 'U', 11), (3, NULL, 'D', 12), (4, NULL, 'D', 9), (5, 'Ed', 'U', 13)");
+    runOk(p);
+    assertEquals(List.of("[1,Ana]", "[2,Bo Jr]", "[4,Di]", "[5,Ed]"), p.rows("SELECT * FROM customers"),
+        "events older than the snapshot's version are ignored; newer ones apply");
+  }
+
+  @Test
+  void aSharedTargetNeedsTheSameKeys() {
+    TestPipeline p = new TestPipeline(dir).sql("""
+        CREATE STREAMING TABLE customers;
+        CREATE FLOW backfill AS AUTO CDC INTO customers
+        FROM SNAPSHOT (SELECT * FROM VALUES (1, 'Ana') AS t(id, name)) WITH VERSION (SELECT 10 AS version)
+        KEYS (id);
+        CREATE FLOW changes AS AUTO CDC INTO customers
+        FROM STREAM(customer_changes) KEYS (name) SEQUENCE BY seq COLUMNS * EXCEPT (seq);
+        """);
+    p.spark().sql("CREATE DATABASE IF NOT EXISTS " + p.database());
+    p.spark().sql("CREATE TABLE " + p.database() + ".customer_changes (id INT, name STRING, seq INT) USING delta");
+    SluiceException e = assertThrows(SluiceException.class, p::run);
+    assertEquals("AUTO_CDC_TARGET_SHARED", e.errorClass(), e.userMessage());
+    assertTrue(e.getMessage().contains("KEYS (name)") && e.getMessage().contains("KEYS (id)"), e.getMessage());
+    assertFalse(p.spark().catalog().tableExists(p.database() + ".customers"), "nothing is created");
+  }
+
+  private static long commits(TestPipeline p, String table) {
+    return p.spark().sql("DESCRIBE HISTORY " + p.database() + "." + table).count();
+  }
+
+  private static String errorClass(UpdateResult result, String flow) {
+    Throwable failure = outcome(result, flow).failure().orElseThrow(() -> new AssertionError(flow + " did not fail"));
+    return failure instanceof SluiceException e ? e.errorClass() : failure.toString();
+  }
+
+  private static String message(UpdateResult result, String flow) {
+    return outcome(result, flow).errorMessage().orElse("");
+  }
+
+  private static FlowOutcome outcome(UpdateResult result, String flow) {
+    return result.flows().stream().filter(f -> f.flow().equals(flow)).findFirst().orElseThrow();
   }
 }

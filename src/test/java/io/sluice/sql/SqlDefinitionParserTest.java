@@ -989,4 +989,48 @@ class SqlDefinitionParserTest {
     assertEquals(at(2), track.origin());
     assertEquals(List.of(), registry.toGraph().flows(), "no flow is registered");
   }
+
+  @Test
+  void snapshotSourceForms() {
+    DataflowGraph graph = parse("""
+        CREATE FLOW periodic AS AUTO CDC INTO t FROM SNAPSHOT db.customers KEYS (id);
+        CREATE FLOW query AS AUTO CDC INTO t FROM SNAPSHOT (SELECT id, name FROM customers) KEYS (id)
+          STORED AS SCD TYPE 2 TRACK HISTORY ON name;
+        CREATE FLOW historical AS AUTO CDC ONCE INTO t
+        FROM SNAPSHOT (SELECT * FROM read_files(current_snapshot_version()))
+        WITH VERSION (SELECT max(path) FROM list_files('in') WHERE path > last_snapshot_version())
+        KEYS (id, day);
+        CREATE FLOW feed AS AUTO CDC ONCE INTO t FROM snapshot KEYS (id) SEQUENCE BY ts;
+        """);
+
+    FlowMode.AutoCdcFromSnapshot periodic = (FlowMode.AutoCdcFromSnapshot) flow(graph, "periodic").mode();
+    assertEquals(new FlowMode.AutoCdcFromSnapshot(List.of("id"), 1, ColumnSelection.ALL, false, Optional.empty()),
+        periodic);
+    assertEquals("SELECT * FROM db.customers", query(flow(graph, "periodic")).text());
+    FlowMode.AutoCdcFromSnapshot query = (FlowMode.AutoCdcFromSnapshot) flow(graph, "query").mode();
+    assertEquals(2, query.scdType());
+    assertEquals(ColumnSelection.only(List.of("name")), query.trackHistory());
+    assertEquals("SELECT id, name FROM customers", query(flow(graph, "query")).text());
+    assertEquals(at(2), query(flow(graph, "query")).origin());
+    FlowMode.AutoCdcFromSnapshot historical = (FlowMode.AutoCdcFromSnapshot) flow(graph, "historical").mode();
+    assertTrue(historical.once());
+    assertEquals(List.of("id", "day"), historical.keys());
+    SqlSnapshotSource versions = (SqlSnapshotSource) historical.versions().orElseThrow();
+    assertEquals("SELECT * FROM read_files(current_snapshot_version())", versions.snapshot().text());
+    assertEquals("SELECT max(path) FROM list_files('in') WHERE path > last_snapshot_version()",
+        versions.version().text());
+    assertEquals(at(6), versions.version().origin());
+    assertTrue(flow(graph, "feed").mode() instanceof FlowMode.AutoCdc, "a change feed named snapshot stays one");
+  }
+
+  @Test
+  void snapshotFlowsRefuseChangeFeedClauses() {
+    SluiceException e = fails("CREATE FLOW f AS AUTO CDC INTO t\nFROM SNAPSHOT s KEYS (id) SEQUENCE BY ts");
+    assertEquals("SNAPSHOT_CLAUSE", e.errorClass());
+    assertEquals(at(1), e.origin());
+    assertTrue(e.getMessage().startsWith("AUTO CDC FROM SNAPSHOT flow 'f': SEQUENCE BY has no meaning"), e.getMessage());
+    assertEquals("SNAPSHOT_CLAUSE",
+        fails("CREATE FLOW g AS AUTO CDC INTO t FROM SNAPSHOT s KEYS (id) APPLY AS DELETE WHEN op = 'D'").errorClass());
+    assertEquals("AUTO_CDC_WITHOUT_KEYS", fails("CREATE FLOW h AS AUTO CDC INTO t FROM SNAPSHOT (SELECT 1)").errorClass());
+  }
 }
