@@ -1,0 +1,241 @@
+package io.sluice.e2e;
+
+import static io.sluice.e2e.CrashRecoveryE2E.isJava;
+import static io.sluice.e2e.CrashRecoveryE2E.killWhen;
+import static io.sluice.e2e.Sluice.rows;
+import static io.sluice.e2e.Sluice.sorted;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import java.io.IOException;
+import java.io.Reader;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+import java.util.TreeMap;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * AUTO CDC FROM SNAPSHOT flows driven through {@code bin/sluice} (SEMANTICS §5): the
+ * historical snapshots example as shipped in {@code examples/snapshot-cdc}, and SCD type 1
+ * and 2 targets that must survive a SIGKILL between (and during) their snapshots (§7.1).
+ */
+class SnapshotCdcE2E {
+  static final Path EXAMPLE = Sluice.REPO.resolve("examples/snapshot-cdc");
+
+  @TempDir Path dir;
+
+  /** The example, run as a user runs it: dated CSV exports found with list_files, applied in date order (§5.2, §5.3). */
+  @Test
+  void theHistoricalSnapshotsExampleGivesTheDocumentedTables() {
+    copyExample(EXAMPLE, dir);
+    Sluice.ok(dir, "run");
+
+    Map<String, String> queries = new LinkedHashMap<>();
+    queries.put("customers", "SELECT * FROM customers");
+    queries.put("customers_history", "SELECT id, name, city, string(__START_AT) AS __START_AT,"
+        + " string(__END_AT) AS __END_AT FROM customers_history");
+    queries.put("columns", "SELECT * FROM customers_history LIMIT 1");
+    Map<String, List<JsonNode>> t = Sluice.queryAll(dir, queries);
+
+    assertEquals(sorted("2|Bo|Tromso", "3|Cy|Milan", "4|Di|Kyiv", "5|Ed|Quito"),
+        rows(t.get("customers"), "id", "name", "city"), "SCD 1: the export of 2026-01-06");
+    assertEquals(List.of("id", "name", "city"), fieldNames(t.get("customers").get(0)),
+        "SCD 1: the snapshot's columns, no hidden ones");
+    assertEquals(sorted(
+            "1|Ana|Lima|2026-01-01|2026-01-05", "1|Ana Maria|Lima|2026-01-05|2026-01-06",
+            "2|Bo|Oslo|2026-01-01|2026-01-02", "2|Bo|Bergen|2026-01-02|2026-01-06", "2|Bo|Tromso|2026-01-06|null",
+            "3|Cy|Rome|2026-01-01|2026-01-02", "3|Cy|Rome|2026-01-03|2026-01-05", "3|Cy|Milan|2026-01-05|null",
+            "4|Di|Kyiv|2026-01-02|2026-01-05", "4|Di|Kyiv|2026-01-06|null",
+            "5|Ed|Quito|2026-01-06|null"),
+        rows(t.get("customers_history"), "id", "name", "city", "__START_AT", "__END_AT"),
+        "SCD 2: every version, by snapshot date; removed keys closed, re-added keys reopened");
+    assertEquals(List.of("id", "name", "city", "__START_AT", "__END_AT"), fieldNames(t.get("columns").get(0)));
+  }
+
+  /**
+   * Six snapshots of keys 1 to 5: keys added, changed, removed and re-added. Snapshot n is
+   * {@code snapshots/n.json}; rows are {@code id|name|city}.
+   */
+  static final List<List<String>> SNAPSHOTS = List.of(
+      List.of("1|Ann|Lima", "2|Ben|Oslo", "3|Cal|Rome"),
+      List.of("1|Ann|Lima", "2|Ben|Bergen", "4|Dee|Kyiv"),
+      List.of("1|Ann|Lima", "2|Ben|Bergen", "3|Cal|Rome", "4|Dee|Kyiv"),
+      List.of("2|Ben|Bergen", "3|Cal|Milan", "4|Dee|Kyiv", "5|Eve|Quito"),
+      List.of("1|Ann|Lima", "2|Ben|Bergen", "3|Cal|Milan", "5|Eve|Cuenca"),
+      List.of("1|Ann|Cusco", "2|Ben|Bergen", "3|Cal|Milan", "4|Dee|Kyiv", "5|Eve|Cuenca"));
+
+  /** SCD type 2 after the six, as an uninterrupted run leaves it: {@code id|name|city|__START_AT|__END_AT}. */
+  static final List<String> HISTORY = sorted(
+      "1|Ann|Lima|1|4", "1|Ann|Lima|5|6", "1|Ann|Cusco|6|null",
+      "2|Ben|Oslo|1|2", "2|Ben|Bergen|2|null",
+      "3|Cal|Rome|1|2", "3|Cal|Rome|3|4", "3|Cal|Milan|4|null",
+      "4|Dee|Kyiv|2|5", "4|Dee|Kyiv|6|null",
+      "5|Eve|Quito|4|5", "5|Eve|Cuenca|5|null");
+
+  static final String FLOWS = """
+      CREATE STREAMING TABLE scd1;
+      CREATE FLOW scd1_flow AS AUTO CDC INTO scd1
+      FROM SNAPSHOT (
+        SELECT * FROM read_files(format_string('snapshots/%d.json', current_snapshot_version()),
+                                 schema => 'id INT, name STRING, city STRING'))
+      WITH VERSION (
+        SELECT int(replace(name, '.json', '')) AS version FROM list_files('snapshots')
+        WHERE int(replace(name, '.json', '')) > coalesce(last_snapshot_version(), 0)
+        ORDER BY version LIMIT 1)
+      KEYS (id)
+      STORED AS SCD TYPE 1;
+
+      CREATE STREAMING TABLE scd2;
+      CREATE FLOW scd2_flow AS AUTO CDC INTO scd2
+      FROM SNAPSHOT (
+        SELECT * FROM read_files(format_string('snapshots/%d.json', current_snapshot_version()),
+                                 schema => 'id INT, name STRING, city STRING'))
+      WITH VERSION (
+        SELECT int(replace(name, '.json', '')) AS version FROM list_files('snapshots')
+        WHERE int(replace(name, '.json', '')) > coalesce(last_snapshot_version(), 0)
+        ORDER BY version LIMIT 1)
+      KEYS (id)
+      STORED AS SCD TYPE 2;
+      """;
+
+  /**
+   * §7.1: the run is killed with SIGKILL while a snapshot is being applied (its pending
+   * record written), after at least one snapshot was recorded; the rerun must leave both
+   * tables as an uninterrupted run does. A further run, with no new snapshot, commits nothing.
+   */
+  @Test
+  void sigkilledSnapshotRunRecoversToTheUninterruptedResult() throws Exception {
+    PipelineFolder pipeline = PipelineFolder.create(dir, "crash_snapshots").sql("snapshots.sql", FLOWS);
+    for (int n = 1; n <= SNAPSHOTS.size(); n++) {
+      pipeline.json("snapshots/" + n + ".json", SNAPSHOTS.get(n - 1).stream().map(SnapshotCdcE2E::json)
+          .toArray(String[]::new));
+    }
+    List<String> scd1 = SNAPSHOTS.get(SNAPSHOTS.size() - 1).stream().sorted().toList();
+
+    Sluice.Running run = Sluice.start(dir, "run");
+    assertTrue(isJava(run.process), "bin/sluice execs the JVM, so SIGKILL reaches the JVM itself");
+    killWhen(run, "a snapshot being applied after one was recorded", () -> {
+      Map<String, Long> recorded = recorded(dir);
+      return !recorded.isEmpty() && pending(dir);
+    });
+    Map<String, Long> recorded = recorded(dir);
+    System.out.println("[e2e] snapshots recorded when killed (last number per flow): " + recorded);
+    assertTrue(recorded.values().stream().anyMatch(n -> n >= 0), "at least one snapshot was recorded");
+    assertTrue(recorded.size() < 2 || recorded.values().stream().anyMatch(n -> n < SNAPSHOTS.size() - 1),
+        "the run was cut short of the last snapshot: " + recorded);
+
+    runToCompletion(dir);
+    assertEquals(Map.of("scd1_flow", 5L, "scd2_flow", 5L), recorded(dir), "both flows recorded the six snapshots");
+    assertTrue(!pending(dir), "no snapshot left pending");
+
+    // §7.2: a run with no new snapshot commits nothing; so the tables read after it are also
+    // the tables the rerun left.
+    Map<String, Integer> commitsBefore = deltaCommits(dir);
+    runToCompletion(dir);
+    assertEquals(commitsBefore, deltaCommits(dir), "no new commit in either target");
+
+    Map<String, String> queries = new LinkedHashMap<>();
+    queries.put("scd1", "SELECT * FROM scd1");
+    queries.put("scd2", "SELECT * FROM scd2");
+    Map<String, List<JsonNode>> after = Sluice.queryAll(dir, queries);
+    assertEquals(scd1, rows(after.get("scd1"), "id", "name", "city"), "SCD 1 after the crash: the last snapshot");
+    assertEquals(HISTORY, rows(after.get("scd2"), "id", "name", "city", "__START_AT", "__END_AT"),
+        "SCD 2 after the crash: the history of an uninterrupted run");
+  }
+
+  private static String json(String row) {
+    String[] f = row.split("\\|");
+    return "{\"id\": " + f[0] + ", \"name\": \"" + f[1] + "\", \"city\": \"" + f[2] + "\"}";
+  }
+
+  /** A run that may take longer than {@link Sluice#TIMEOUT}: each snapshot is a few Spark jobs and a MERGE. */
+  private static void runToCompletion(Path dir) {
+    Sluice.Result result = Sluice.start(dir, "run").await(Duration.ofMinutes(15));
+    assertEquals(0, result.exit(), () -> "expected success: " + result);
+  }
+
+  /** The snapshot logs ({@code checkpoints/<target>/<flow>/snapshots}) under the pipeline's storage. */
+  private static List<Path> snapshotLogs(Path dir) {
+    Path root = dir.resolve(".sluice/checkpoints");
+    if (!Files.isDirectory(root)) {
+      return List.of();
+    }
+    try (Stream<Path> paths = Files.walk(root, 3)) {
+      return paths.filter(p -> p.getNameCount() - root.getNameCount() == 3 && p.getFileName().toString().equals("snapshots"))
+          .toList();
+    } catch (IOException | UncheckedIOException e) {
+      return List.of(); // a folder removed while walking: poll again
+    }
+  }
+
+  /** Per flow, the number of its last recorded snapshot (0 for the first); flows with none are absent. */
+  private static Map<String, Long> recorded(Path dir) {
+    Map<String, Long> recorded = new TreeMap<>();
+    for (Path log : snapshotLogs(dir)) {
+      Path last = log.resolve("last");
+      Properties properties = new Properties();
+      try (Reader reader = Files.newBufferedReader(last)) {
+        properties.load(reader);
+      } catch (IOException e) {
+        continue; // not written yet (it is replaced atomically)
+      }
+      recorded.put(log.getParent().getFileName().toString(), Long.parseLong(properties.getProperty("number")));
+    }
+    return recorded;
+  }
+
+  /** Whether a flow has written its pending record: a snapshot's MERGE is about to run or running. */
+  private static boolean pending(Path dir) {
+    return snapshotLogs(dir).stream().anyMatch(log -> Files.exists(log.resolve("pending")));
+  }
+
+  /** The number of commits in the Delta log of each of scd1 and scd2. */
+  private static Map<String, Integer> deltaCommits(Path dir) {
+    Map<String, Integer> commits = new TreeMap<>();
+    for (String table : Sluice.tablesOnDisk(dir)) {
+      String name = Path.of(table).getFileName().toString();
+      if (name.equals("scd1") || name.equals("scd2")) {
+        try (Stream<Path> log = Files.list(dir.resolve(".sluice/warehouse").resolve(table).resolve("_delta_log"))) {
+          commits.put(name, (int) log.filter(f -> f.getFileName().toString().matches("\\d+\\.json")).count());
+        } catch (IOException e) {
+          throw new UncheckedIOException(e);
+        }
+      }
+    }
+    assertEquals(List.of("scd1", "scd2"), List.copyOf(commits.keySet()), () -> "tables on disk: " + Sluice.tablesOnDisk(dir));
+    return commits;
+  }
+
+  private static List<String> fieldNames(JsonNode row) {
+    List<String> names = new ArrayList<>();
+    row.fieldNames().forEachRemaining(names::add);
+    return names;
+  }
+
+  /** The example's spec, SQL and data, without any storage a local run left in it. */
+  private static void copyExample(Path from, Path to) {
+    try (Stream<Path> paths = Files.walk(from)) {
+      for (Path source : paths.filter(p -> !from.relativize(p).toString().startsWith(".sluice")).toList()) {
+        Path target = to.resolve(from.relativize(source).toString());
+        if (Files.isDirectory(source)) {
+          Files.createDirectories(target);
+        } else {
+          Files.copy(source, target, StandardCopyOption.REPLACE_EXISTING);
+        }
+      }
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+}
