@@ -11,7 +11,7 @@ import java.util.Optional;
  * <pre>{@code
  * (ctx, last) -> {
  *   long next = last.map(v -> v + 1).orElse(1L);
- *   Path file = Path.of("snapshots/" + next + ".csv");
+ *   Path file = exports.resolve(next + ".csv"); // exports: an absolute folder
  *   return Files.exists(file)
  *       ? Optional.of(Snapshot.of(ctx.spark().read().option("header", true).csv(file.toString()), next))
  *       : Optional.empty();

@@ -51,9 +51,17 @@ final class DeltaWrites {
 
   /** The highest version committed on {@code table} under {@code appId} by {@link #idempotently}, or -1. */
   static long committedVersion(SparkSession spark, DatasetName table, String appId) {
+    return (Long) snapshot(spark, table).transactions().get(appId).getOrElse(() -> -1L);
+  }
+
+  /** The table's current Delta version. */
+  static long tableVersion(SparkSession spark, DatasetName table) {
+    return snapshot(spark, table).version();
+  }
+
+  private static Snapshot snapshot(SparkSession spark, DatasetName table) {
     TableIdentifier id = new TableIdentifier(table.name(), Option.apply(table.database()), Option.apply(table.catalog()));
-    Snapshot snapshot = DeltaLog.forTableWithSnapshot(spark, id)._2();
-    return (Long) snapshot.transactions().get(appId).getOrElse(() -> -1L);
+    return DeltaLog.forTableWithSnapshot(spark, id)._2();
   }
 
   /**

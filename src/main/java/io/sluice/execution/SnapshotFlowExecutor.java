@@ -3,7 +3,6 @@ package io.sluice.execution;
 import io.sluice.SluiceException;
 import io.sluice.graph.FlowMode;
 import io.sluice.graph.SnapshotSource;
-import java.sql.Timestamp;
 import java.util.Optional;
 
 /**
@@ -29,10 +28,17 @@ final class SnapshotFlowExecutor implements FlowExecutor {
       return;
     }
     String appId = checkpoints.appId(run.target().name(), run.flow().name());
-    SnapshotLog log = SnapshotLog.open(
-        checkpoints.location(run.target().name(), run.flow().name()).resolve("snapshots"),
-        () -> DeltaWrites.committedVersion(run.spark(), run.target().name(), appId));
+    SnapshotLog log = SnapshotLog.open(checkpoints.location(run.target().name(), run.flow().name()).resolve("snapshots"));
     SnapshotSink sink = SnapshotSink.open(run, appId, checkpoints);
+    Optional<SnapshotLog.Entry> pending = log.pending();
+    if (pending.isPresent()) {
+      if (DeltaWrites.committedVersion(run.spark(), run.target().name(), appId) >= pending.get().number()) {
+        sink.afterCommit(pending.get());
+        log.commit(pending.get());
+      } else {
+        log.abandon();
+      }
+    }
     Optional<Object> last = log.last().map(SnapshotLog.Entry::version);
     while (true) {
       Optional<Object> previous = last;
@@ -45,10 +51,11 @@ final class SnapshotFlowExecutor implements FlowExecutor {
         break;
       }
       Object version = checkVersion(run, next.get().version(), last);
-      SnapshotLog.Entry entry = new SnapshotLog.Entry(log.nextNumber(), version);
+      SnapshotLog.Entry entry = new SnapshotLog.Entry(
+          log.nextNumber(), version, DeltaWrites.tableVersion(run.spark(), run.target().name()));
       log.begin(entry);
       run.withFlowConf(() -> {
-        run.processBatch(sink.conform(next.get().rows()), entry.number(), sink.at(version));
+        run.processBatch(sink.conform(next.get().rows()), entry.number(), sink.at(entry));
         return null;
       });
       log.commit(entry);
@@ -66,7 +73,7 @@ final class SnapshotFlowExecutor implements FlowExecutor {
     if (mode.versions().isPresent()) {
       return mode.versions().get().next(run.resolution(), last);
     }
-    return Optional.of(new SnapshotSource.Versioned(run.buildQuery(), Timestamp.from(run.updateStart())));
+    return Optional.of(new SnapshotSource.Versioned(run.buildQuery(), run.updateStart()));
   }
 
   /** §5.4: a version is not NULL, can be ordered, and is greater than the last one applied. */

@@ -15,46 +15,44 @@ import java.nio.file.StandardCopyOption;
 import java.util.Base64;
 import java.util.Optional;
 import java.util.Properties;
-import java.util.function.LongSupplier;
 
 /**
  * The snapshots an AUTO CDC FROM SNAPSHOT flow has applied, kept in its checkpoint: the
  * last one's number and version, and the one being applied.
  *
  * <p>Snapshot n is applied as one Delta commit under (app id, n). Before it, the log
- * records n as pending; after it, as the last. When a crash leaves a pending snapshot, the
- * target's own record of committed app versions says whether its commit happened: if so,
- * it becomes the last; if not, it is forgotten and asked for again. So a snapshot and its
- * version are committed together, and none is applied twice or skipped (SEMANTICS §7.1).
+ * records n as pending, with the table's version before that commit; after it, as the
+ * last. When a crash leaves a pending snapshot, the target's own record of committed app
+ * versions says whether its commit happened: if so, the flow finishes it and it becomes
+ * the last; if not, it is forgotten and asked for again. So a snapshot and its version are
+ * committed together, and none is applied twice or skipped (SEMANTICS §7.1).
  */
 final class SnapshotLog {
   private static final String LAST = "last";
   private static final String PENDING = "pending";
   private final Path dir;
 
-  /** One applied snapshot: its number in the flow's sequence and its version. */
-  record Entry(long number, Object version) {}
+  /**
+   * One snapshot: its number in the flow's sequence, its version, and the target's Delta
+   * version before the snapshot was applied (so its commit is the one after).
+   */
+  record Entry(long number, Object version, long tableVersionBefore) {}
 
   private SnapshotLog(Path dir) {
     this.dir = dir;
   }
 
-  /**
-   * Opens the log in {@code dir} and settles a snapshot left pending by a crash.
-   *
-   * @param committed the highest snapshot number the target has a commit for
-   */
-  static SnapshotLog open(Path dir, LongSupplier committed) {
-    SnapshotLog log = new SnapshotLog(dir);
-    Optional<Entry> pending = log.read(PENDING);
-    if (pending.isPresent()) {
-      if (committed.getAsLong() >= pending.get().number()) {
-        log.commit(pending.get());
-      } else {
-        log.delete(PENDING);
-      }
-    }
-    return log;
+  static SnapshotLog open(Path dir) {
+    return new SnapshotLog(dir);
+  }
+
+  /** The snapshot a crash left half-applied, if any: {@link #commit} or {@link #abandon} it. */
+  Optional<Entry> pending() {
+    return read(PENDING);
+  }
+
+  void abandon() {
+    delete(PENDING);
   }
 
   Optional<Entry> last() {
@@ -85,7 +83,8 @@ final class SnapshotLog {
       properties.load(reader);
       byte[] bytes = Base64.getDecoder().decode(properties.getProperty("serialized"));
       try (ObjectInputStream in = new ObjectInputStream(new ByteArrayInputStream(bytes))) {
-        return Optional.of(new Entry(Long.parseLong(properties.getProperty("number")), in.readObject()));
+        return Optional.of(new Entry(Long.parseLong(properties.getProperty("number")), in.readObject(),
+            Long.parseLong(properties.getProperty("table_version_before"))));
       }
     } catch (IOException e) {
       throw new UncheckedIOException("cannot read the snapshot log " + file, e);
@@ -99,6 +98,7 @@ final class SnapshotLog {
     properties.setProperty("number", Long.toString(entry.number()));
     properties.setProperty("version", String.valueOf(entry.version()));
     properties.setProperty("serialized", serialize(entry.version()));
+    properties.setProperty("table_version_before", Long.toString(entry.tableVersionBefore()));
     try {
       Files.createDirectories(dir);
       Path temp = dir.resolve(name + ".tmp");

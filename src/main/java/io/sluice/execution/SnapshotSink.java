@@ -12,6 +12,7 @@ import static org.apache.spark.sql.functions.when;
 import io.delta.tables.DeltaTable;
 import io.sluice.SluiceException;
 import io.sluice.graph.AutoCdcColumns;
+import io.sluice.graph.ChangeFeed;
 import io.sluice.graph.FlowMode;
 import io.sluice.graph.ResolvedFlow;
 import java.util.ArrayList;
@@ -32,10 +33,12 @@ import org.apache.spark.sql.types.StructType;
  * compared with the table (SCD type 1) or its open versions (SCD type 2), and one MERGE
  * writes only the keys that changed, so unchanged rows are not rewritten.
  *
- * <p>When AUTO CDC flows share the (SCD type 1) target (§5.5), the snapshot's changes are
- * also recorded in their state store as events at the snapshot's version, so a change event
- * with a lower sequence that arrives later is ignored; and a key whose stored event is newer
- * than the snapshot is left to that event.
+ * <p>When AUTO CDC flows share the (SCD type 1) target (§5.5), a key whose stored change
+ * event is newer than the snapshot is left to that event; and the keys the snapshot changed
+ * are recorded in their state store as events at the snapshot's version, read back from the
+ * target commit's change feed, so a change event with a lower sequence that arrives later is
+ * ignored. The store's commit comes after the target's: a crash between them is finished
+ * from the same change feed ({@link #afterCommit}).
  */
 final class SnapshotSink implements BatchSink {
   private final FlowRun run;
@@ -44,6 +47,7 @@ final class SnapshotSink implements BatchSink {
   private final AutoCdcColumns columns;
   private final FlowMode.AutoCdcFromSnapshot mode;
   private final Optional<SharedState> shared;
+  private SnapshotLog.Entry snapshot;
   private Object version;
 
   private SnapshotSink(FlowRun run, String appId, Optional<SharedState> shared) {
@@ -63,10 +67,22 @@ final class SnapshotSink implements BatchSink {
     return new SnapshotSink(run, appId, shared);
   }
 
-  /** This sink, for the snapshot of {@code version}. */
-  SnapshotSink at(Object version) {
-    this.version = version;
+  /** This sink, for {@code snapshot}. */
+  SnapshotSink at(SnapshotLog.Entry snapshot) {
+    this.snapshot = snapshot;
+    this.version = snapshot.version();
     return this;
+  }
+
+  /**
+   * Finishes a snapshot whose target commit is made: AUTO CDC flows that share the target
+   * learn its changes from that commit's change feed, so what they record is what was applied.
+   */
+  void afterCommit(SnapshotLog.Entry committed) {
+    if (shared.isPresent()) {
+      Column at = lit(committed.version()).cast(columns.sequenceType());
+      shared.get().record(run.spark(), table, committed.tableVersionBefore() + 1, at, appId, committed.number());
+    }
   }
 
   /** The snapshot's rows in the flow's columns; a snapshot with other columns fails the flow. */
@@ -128,14 +144,12 @@ final class SnapshotSink implements BatchSink {
       long changed = counts.getLong(0);
       if (changed > 0) {
         Dataset<Row> diff = changes;
-        // The state store first: if the target's commit is lost to a crash, the snapshot is
-        // taken again, and the store's commit for it is then skipped as a duplicate.
-        shared.ifPresent(state -> state.record(session, diff, at, appId, number));
         Column scope = mode.scdType() == 2 ? col("t", AutoCdcColumns.END_AT).isNull() : lit(true);
         DeltaWrites.idempotently(session, appId, number, () -> {
           KeyedDiff.merge(DeltaTable.forName(session, table), diff, scope, match, false);
           return null;
         });
+        afterCommit(snapshot);
       }
       Map<String, Object> metrics = new LinkedHashMap<>();
       metrics.put("snapshot_version", String.valueOf(version));
@@ -180,6 +194,8 @@ final class SnapshotSink implements BatchSink {
 
   /** The state store of the AUTO CDC flows that share an SCD type 1 target (§5.5). */
   private record SharedState(CdcStateStore store, CdcEvents events) {
+    private static final String CHANGE_TYPE = "_change_type";
+
     static SharedState open(FlowRun run, ResolvedFlow cdcFlow, Checkpoints checkpoints) {
       CdcEvents events = new CdcEvents(cdcFlow);
       CdcStateStore store = CdcStateStore.open(
@@ -197,9 +213,18 @@ final class SnapshotSink implements BatchSink {
       return changes.as("c").join(newer.as("n"), sameKey, "left_anti");
     }
 
-    /** Records each changed key's new state as an event at the snapshot's version: an upsert, or a delete. */
-    void record(SparkSession session, Dataset<Row> changes, Column at, String appId, long number) {
-      Dataset<Row> after = changes.select(event(changes, at));
+    /**
+     * Records each key that the target's commit {@code commitVersion} changed as an event at
+     * the snapshot's version: an upsert of its new values, or a delete.
+     */
+    void record(SparkSession session, String table, long commitVersion, Column at, String appId, long number) {
+      Dataset<Row> committed = session.read().format("delta")
+          .option(ChangeFeed.READ_OPTION, "true")
+          .option("startingVersion", commitVersion)
+          .option("endingVersion", commitVersion)
+          .table(table)
+          .where(col(CHANGE_TYPE).notEqual(lit("update_preimage")));
+      Dataset<Row> after = committed.select(event(committed, at, col(CHANGE_TYPE).equalTo(lit("delete"))));
       List<String> keys = events.keys();
       Column sameKey = lit(true);
       for (String key : keys) {
@@ -216,15 +241,14 @@ final class SnapshotSink implements BatchSink {
     }
 
     /** A changed row as the store keeps events: the AUTO CDC flows' columns, NULL where the snapshot has none. */
-    private Column[] event(Dataset<Row> changes, Column at) {
+    private Column[] event(Dataset<Row> changes, Column at, Column isDelete) {
       StructType schema = events.storeSchema();
       List<Column> event = new ArrayList<>();
       for (String key : events.keys()) {
         event.add(col(columnsKey(changes, key)).as(key));
       }
       event.add(at.cast(schema.apply(CdcEvents.SEQ).dataType()).as(CdcEvents.SEQ));
-      event.add(when(col(KeyedDiff.ACTION).equalTo(lit(KeyedDiff.DELETE)), lit(CdcEvents.DELETE))
-          .otherwise(lit(CdcEvents.UPSERT)).as(CdcEvents.OP));
+      event.add(when(isDelete, lit(CdcEvents.DELETE)).otherwise(lit(CdcEvents.UPSERT)).as(CdcEvents.OP));
       List<Column> values = new ArrayList<>();
       for (StructField value : ((StructType) schema.apply(CdcEvents.VALUES).dataType()).fields()) {
         boolean present = Arrays.stream(changes.columns()).anyMatch(c -> c.equalsIgnoreCase(value.name()));

@@ -63,8 +63,22 @@ record SqlSnapshotSource(SqlFlowQuery snapshot, SqlFlowQuery version) implements
           + resolution.flow().name() + "' returned more than one row after version " + last.orElse("(none)")
           + "; it must return the next version alone, e.g. with ORDER BY ... LIMIT 1");
     }
-    Object next = rows.get(0).get(0);
+    Object next = zoneFree(rows.get(0).get(0));
     return Optional.of(new Versioned(snapshotQuery(resolution, next, type), next));
+  }
+
+  /**
+   * Dates and timestamps as {@code LocalDate} and {@code Instant}: a recorded version must
+   * mean the same day whatever the time zone of the JVM that reads it back.
+   */
+  private static Object zoneFree(Object version) {
+    if (version instanceof java.sql.Date date) {
+      return date.toLocalDate();
+    }
+    if (version instanceof java.sql.Timestamp timestamp) {
+      return timestamp.toInstant();
+    }
+    return version;
   }
 
   private Dataset<Row> versionQuery(FlowResolution resolution, Object last, DataType type) {
