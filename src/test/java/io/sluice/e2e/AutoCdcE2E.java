@@ -41,7 +41,7 @@ class AutoCdcE2E {
   /** The example, run as a user runs it: SCD 1, SCD 2, the change-feed reader, and the per-batch metrics (§4.7). */
   @Test
   void theUsersExampleGivesTheDocumentedTables() {
-    copyExample(EXAMPLE, dir);
+    PipelineFolder.copyOf(EXAMPLE, dir);
     Sluice.ok(dir, "run");
 
     Map<String, String> queries = new LinkedHashMap<>();
@@ -54,7 +54,7 @@ class AutoCdcE2E {
 
     assertEquals(sorted("124|Raul|Oaxaca", "125|Mercedes|Guadalajara", "126|Lily|Cancun"),
         rows(t.get("users_scd1"), "userId", "name", "city"), "SCD 1: the latest row of each user, 123 deleted");
-    assertEquals(List.of("userId", "name", "city"), fieldNames(t.get("users_scd1").get(0)),
+    assertEquals(List.of("userId", "name", "city"), Sluice.fieldNames(t.get("users_scd1").get(0)),
         "SCD 1: the selected columns, no hidden ones");
     assertEquals(sorted(
             "123|Isabel|Monterrey|1|5", "123|Isabel|Chihuahua|5|6",
@@ -63,7 +63,7 @@ class AutoCdcE2E {
             "126|Lily|Cancun|2|null"),
         rows(t.get("users_scd2"), "userId", "name", "city", "__START_AT", "__END_AT"),
         "SCD 2: every version, late updates placed by sequence, the delete closing 123");
-    assertEquals(List.of("userId", "name", "city", "__START_AT", "__END_AT"), fieldNames(t.get("users_scd2").get(0)));
+    assertEquals(List.of("userId", "name", "city", "__START_AT", "__END_AT"), Sluice.fieldNames(t.get("users_scd2").get(0)));
 
     // The downstream stream read users_scd1's change feed: every row it holds arrived as an
     // insert or an update post-image, and nothing of user 123 survives without a delete.
@@ -293,27 +293,5 @@ class AutoCdcE2E {
           }
         });
     return rows.values().stream().sorted().toList();
-  }
-
-  private static List<String> fieldNames(JsonNode row) {
-    List<String> names = new ArrayList<>();
-    row.fieldNames().forEachRemaining(names::add);
-    return names;
-  }
-
-  /** The example's spec, SQL and data, without any storage a local run left in it. */
-  private static void copyExample(Path from, Path to) {
-    try (Stream<Path> paths = Files.walk(from)) {
-      for (Path source : paths.filter(p -> !from.relativize(p).toString().startsWith(".sluice")).toList()) {
-        Path target = to.resolve(from.relativize(source).toString());
-        if (Files.isDirectory(source)) {
-          Files.createDirectories(target);
-        } else {
-          Files.copy(source, target, StandardCopyOption.REPLACE_EXISTING);
-        }
-      }
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
-    }
   }
 }

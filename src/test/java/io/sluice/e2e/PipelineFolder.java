@@ -4,6 +4,8 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.util.stream.Stream;
 
 /** Writes a pipeline folder: the spec, SQL files under transformations/, JSON data files. */
 final class PipelineFolder {
@@ -22,6 +24,23 @@ final class PipelineFolder {
           - glob:
               include: "transformations/**/*.sql"
         """.formatted(name));
+  }
+
+  /** A copy of a shipped example's spec, SQL and data in {@code dir}, without any storage a local run left in it. */
+  static PipelineFolder copyOf(Path example, Path dir) {
+    try (Stream<Path> paths = Files.walk(example)) {
+      for (Path source : paths.filter(p -> !example.relativize(p).toString().startsWith(".sluice")).toList()) {
+        Path target = dir.resolve(example.relativize(source).toString());
+        if (Files.isDirectory(source)) {
+          Files.createDirectories(target);
+        } else {
+          Files.copy(source, target, StandardCopyOption.REPLACE_EXISTING);
+        }
+      }
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+    return at(dir);
   }
 
   static PipelineFolder at(Path dir) {

@@ -201,6 +201,13 @@ final class Sluice {
         .sorted().toList();
   }
 
+  /** The column names of a row of {@link #queryAll}'s output, in order. */
+  static List<String> fieldNames(JsonNode row) {
+    List<String> names = new ArrayList<>();
+    row.fieldNames().forEachRemaining(names::add);
+    return names;
+  }
+
   static List<String> sorted(String... rows) {
     return Stream.of(rows).sorted().toList();
   }

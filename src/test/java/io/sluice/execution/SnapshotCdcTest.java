@@ -18,44 +18,34 @@ import org.junit.jupiter.api.io.TempDir;
 
 /** AUTO CDC FROM SNAPSHOT flows through the real engine (SEMANTICS §5). */
 class SnapshotCdcTest {
-  /** Historical snapshots: one JSON file per version in snapshots/, found with list_files. */
-  static final String HISTORY = """
-      CREATE STREAMING TABLE customers;
-      CREATE FLOW customers_flow AS AUTO CDC INTO customers
-      FROM SNAPSHOT (
-        SELECT * FROM read_files(format_string('snapshots/%d.json', current_snapshot_version()),
-                                 schema => 'id INT, name STRING, city STRING'))
-      WITH VERSION (
-        SELECT int(replace(name, '.json', '')) AS version FROM list_files('snapshots')
-        WHERE int(replace(name, '.json', '')) > coalesce(last_snapshot_version(), 0)
-        ORDER BY version LIMIT 1)
-      KEYS (id);
+  /** The next numbered file in snapshots/, found with list_files: the value form of last_snapshot_version(). */
+  static final String NEXT_FILE = """
+      SELECT int(replace(name, '.json', '')) AS version FROM list_files('snapshots')
+      WHERE int(replace(name, '.json', '')) > coalesce(last_snapshot_version(), 0)
+      ORDER BY version LIMIT 1""";
 
-      CREATE STREAMING TABLE customers_history;
-      CREATE FLOW customers_history_flow AS AUTO CDC INTO customers_history
-      FROM SNAPSHOT (
-        SELECT * FROM read_files(format_string('snapshots/%d.json', current_snapshot_version()),
-                                 schema => 'id INT, name STRING, city STRING'))
-      WITH VERSION (
-        SELECT int(replace(name, '.json', '')) AS version FROM list_files('snapshots')
-        WHERE int(replace(name, '.json', '')) > coalesce(last_snapshot_version(), 0)
-        ORDER BY version LIMIT 1)
-      KEYS (id)
-      STORED AS SCD TYPE 2;
+  /** The same, through the table form: SELECT ... FROM last_snapshot_version(). */
+  static final String NEXT_FILE_BY_TABLE = """
+      SELECT version FROM (SELECT int(replace(name, '.json', '')) AS version FROM list_files('snapshots'))
+      WHERE version > (SELECT coalesce(max(version), 0) FROM last_snapshot_version())
+      ORDER BY version LIMIT 1""";
 
-      CREATE STREAMING TABLE customers_by_city;
-      CREATE FLOW customers_by_city_flow AS AUTO CDC INTO customers_by_city
-      FROM SNAPSHOT (
-        SELECT * FROM read_files(format_string('snapshots/%d.json', current_snapshot_version()),
-                                 schema => 'id INT, name STRING, city STRING'))
-      WITH VERSION (
-        SELECT version FROM (SELECT int(replace(name, '.json', '')) AS version FROM list_files('snapshots'))
-        WHERE version > (SELECT coalesce(max(version), 0) FROM last_snapshot_version())
-        ORDER BY version LIMIT 1)
-      KEYS (id)
-      STORED AS SCD TYPE 2
-      TRACK HISTORY ON city;
-      """;
+  /** Historical snapshots: one JSON file per version in snapshots/, as SCD 1, SCD 2, and SCD 2 tracking the city. */
+  static final String HISTORY = snapshotFlow("customers", NEXT_FILE, "")
+      + snapshotFlow("customers_history", NEXT_FILE, "STORED AS SCD TYPE 2")
+      + snapshotFlow("customers_by_city", NEXT_FILE_BY_TABLE, "STORED AS SCD TYPE 2 TRACK HISTORY ON city");
+
+  private static String snapshotFlow(String table, String versionQuery, String clauses) {
+    return """
+        CREATE STREAMING TABLE %1$s;
+        CREATE FLOW %1$s_flow AS AUTO CDC INTO %1$s
+        FROM SNAPSHOT (
+          SELECT * FROM read_files(format_string('snapshots/%%d.json', current_snapshot_version()),
+                                   schema => 'id INT, name STRING, city STRING'))
+        WITH VERSION (%2$s)
+        KEYS (id) %3$s;
+        """.formatted(table, versionQuery, clauses);
+  }
 
   @TempDir Path dir;
 

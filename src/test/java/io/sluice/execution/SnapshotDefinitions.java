@@ -3,6 +3,7 @@ package io.sluice.execution;
 import io.sluice.api.Pipeline;
 import io.sluice.api.PipelineDefinition;
 import io.sluice.api.Snapshot;
+import io.sluice.api.SnapshotFunction;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Optional;
@@ -20,14 +21,7 @@ public class SnapshotDefinitions implements PipelineDefinition {
     Path folder = Path.of(System.getProperty(FOLDER));
     pipeline.streamingTable("customers").schema("id INT, name STRING, city STRING").create();
     pipeline.autoCdcFromSnapshotFlow("customers_flow").into("customers")
-        .source(Long.class, (ctx, last) -> {
-          long next = last.map(v -> v + 1).orElse(1L);
-          Path file = folder.resolve("snapshots/" + next + ".json");
-          return Files.exists(file)
-              ? Optional.of(Snapshot.of(ctx.spark().read().schema("id INT, name STRING, city STRING")
-                  .json(file.toString()), next))
-              : Optional.empty();
-        })
+        .source(Long.class, numberedFiles(folder))
         .keys("id")
         .create();
 
@@ -37,14 +31,18 @@ public class SnapshotDefinitions implements PipelineDefinition {
         .keys("id")
         .storedAsScdType(2)
         .trackHistoryOn("city")
-        .source(Long.class, (ctx, last) -> {
-          long next = last.map(v -> v + 1).orElse(1L);
-          Path file = folder.resolve("snapshots/" + next + ".json");
-          return Files.exists(file)
-              ? Optional.of(Snapshot.of(ctx.spark().read().schema("id INT, name STRING, city STRING")
-                  .json(file.toString()), next))
-              : Optional.empty();
-        })
+        .source(Long.class, numberedFiles(folder))
         .create();
+  }
+
+  /** Snapshot n is {@code snapshots/n.json}, read when the version before it was the last one applied. */
+  private static SnapshotFunction<Long> numberedFiles(Path folder) {
+    return (ctx, last) -> {
+      long next = last.map(v -> v + 1).orElse(1L);
+      Path file = folder.resolve("snapshots/" + next + ".json");
+      return Files.exists(file)
+          ? Optional.of(Snapshot.of(ctx.spark().read().schema("id INT, name STRING, city STRING").json(file.toString()), next))
+          : Optional.empty();
+    };
   }
 }
