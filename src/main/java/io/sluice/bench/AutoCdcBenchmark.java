@@ -1,20 +1,21 @@
 package io.sluice.bench;
 
 import static io.sluice.bench.BenchSupport.append;
+import static io.sluice.bench.BenchSupport.copy;
+import static io.sluice.bench.BenchSupport.count;
+import static io.sluice.bench.BenchSupport.expect;
+import static io.sluice.bench.BenchSupport.flow;
 import static io.sluice.bench.BenchSupport.rate;
+import static io.sluice.bench.BenchSupport.seconds;
 import static io.sluice.bench.BenchSupport.time;
-import static io.sluice.bench.BenchSupport.write;
+import static io.sluice.bench.BenchSupport.update;
 
 import io.sluice.execution.FlowOutcome;
-import io.sluice.execution.PipelineUpdate;
-import io.sluice.execution.UpdateOptions;
 import io.sluice.execution.UpdateResult;
 import io.sluice.graph.AutoCdcColumns;
 import io.sluice.spec.PipelineSpec;
-import io.sluice.spec.SpecLoader;
 import java.io.PrintStream;
 import java.nio.file.Path;
-import java.util.List;
 import java.util.Locale;
 import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
@@ -60,22 +61,19 @@ public final class AutoCdcBenchmark {
     load(spec, keys);
     long batchRows = Math.max(1, keys / 100);
     stage(keys, batchRows);
-    copy(SCD1, APPEND_COPY);
-    copy(SCD1, MERGE_COPY);
+    copy(spark, SCD1, APPEND_COPY);
+    copy(spark, SCD1, MERGE_COPY);
     double append = time(() -> append(spark.table(BATCH).select("id", "name", "city"), APPEND_COPY));
     double merge = time(this::handMerge);
     append(spark.table(BATCH), SOURCE);
-    UpdateResult update = update(spec);
+    UpdateResult update = update(spark, spec);
     report(keys, batchRows, append, merge, flow(update, "scd1"), flow(update, "scd2"));
     check(keys, flow(update, "scd1"));
   }
 
   /** Two AUTO CDC targets of the same change feed, one per SCD type, in a scratch pipeline. */
   private PipelineSpec pipeline() {
-    Path dir = root.resolve("auto-cdc");
-    write(dir.resolve("spark-pipeline.yml"), "name: bench_cdc\nstorage: " + root.resolve("storage-auto-cdc")
-        + "\ndatabase: " + DATABASE + "\nlibraries:\n  - glob: {include: '*.sql'}\n");
-    write(dir.resolve("targets.sql"), """
+    return BenchSupport.pipeline(spark, root, "auto-cdc", DATABASE, """
         CREATE STREAMING TABLE scd1;
         CREATE FLOW scd1_flow AS AUTO CDC INTO scd1 FROM STREAM(%1$s) KEYS (id)
           APPLY AS DELETE WHEN op = 'DELETE' SEQUENCE BY seq COLUMNS * EXCEPT (op, seq);
@@ -84,9 +82,6 @@ public final class AutoCdcBenchmark {
           APPLY AS DELETE WHEN op = 'DELETE' SEQUENCE BY seq COLUMNS * EXCEPT (op, seq)
           STORED AS SCD TYPE 2;
         """.formatted(SOURCE));
-    spark.sql("DROP DATABASE IF EXISTS " + DATABASE + " CASCADE");
-    spark.sql("CREATE DATABASE " + DATABASE);
-    return SpecLoader.load(dir);
   }
 
   /** The source gets one insert per key, and a first update builds both targets from it. */
@@ -94,7 +89,7 @@ public final class AutoCdcBenchmark {
     Dataset<Row> inserts = spark.range(keys).selectExpr("id", "'INSERT' AS op", LOADED_SEQ + "L AS seq");
     double written = time(() -> events(inserts).writeTo(SOURCE).using("delta").createOrReplace());
     UpdateResult[] result = new UpdateResult[1];
-    double total = time(() -> result[0] = update(spec));
+    double total = time(() -> result[0] = update(spark, spec));
     FlowOutcome scd1 = flow(result[0], "scd1");
     FlowOutcome scd2 = flow(result[0], "scd2");
     out.printf(Locale.ROOT, "initial load of %d keys: source written in %.1f s; update %.1f s: SCD 1 flow %s, SCD 2 flow %s%n",
@@ -127,12 +122,6 @@ public final class AutoCdcBenchmark {
         "seq");
   }
 
-  /** A plain Delta table with the target's rows (and, like it, deletion vectors), so baselines pay for the same kind of writes. */
-  private void copy(String table, String copy) {
-    spark.sql("CREATE OR REPLACE TABLE " + copy + " USING delta TBLPROPERTIES ('delta.enableDeletionVectors' = 'true')"
-        + " AS SELECT * FROM " + table);
-  }
-
   /** The SCD 1 MERGE an experienced user writes: latest event per key, then delete, update or insert. */
   private void handMerge() {
     spark.sql("""
@@ -145,22 +134,6 @@ public final class AutoCdcBenchmark {
         WHEN MATCHED THEN UPDATE SET *
         WHEN NOT MATCHED AND s.op != 'DELETE' THEN INSERT *
         """.formatted(MERGE_COPY, BATCH)).collectAsList();
-  }
-
-  private UpdateResult update(PipelineSpec spec) {
-    UpdateResult result = PipelineUpdate.run(spark, spec, UpdateOptions.DEFAULT, List.of());
-    if (!result.succeeded()) {
-      throw new IllegalStateException("the benchmark's update failed: " + result.flows());
-    }
-    return result;
-  }
-
-  private static FlowOutcome flow(UpdateResult result, String dataset) {
-    return result.flows().stream().filter(f -> f.dataset().equals(dataset)).findFirst().orElseThrow();
-  }
-
-  private static double seconds(FlowOutcome flow) {
-    return flow.duration().toMillis() / 1000.0;
   }
 
   private void report(long keys, long batchRows, double append, double merge, FlowOutcome scd1, FlowOutcome scd2) {
@@ -192,26 +165,17 @@ public final class AutoCdcBenchmark {
     long lateUpdates = batch.getLong(3);
     out.printf(Locale.ROOT, "batch: %d deletes + %d late deletes, %d updates + %d late updates%n",
         deletes, lateDeletes, updates, lateUpdates);
-    expect("SCD 1 rows", count(SCD1), keys - deletes);
-    expect("hand MERGE rows", count(MERGE_COPY), keys - deletes - lateDeletes);
-    expect("rows whose values differ (late updates the MERGE applied)", differingRows(), lateUpdates);
-    expect("SCD 1 ignored events", scd1Flow.kindMetrics().getOrDefault("num_ignored_events", -1L),
+    expect(out, "SCD 1 rows", count(spark, SCD1), keys - deletes);
+    expect(out, "hand MERGE rows", count(spark, MERGE_COPY), keys - deletes - lateDeletes);
+    expect(out, "rows whose values differ (late updates the MERGE applied)", differingRows(), lateUpdates);
+    expect(out, "SCD 1 ignored events", scd1Flow.kindMetrics().getOrDefault("num_ignored_events", -1L),
         lateDeletes + lateUpdates);
-    expect("SCD 2 open versions", count(SCD2 + " WHERE " + AutoCdcColumns.END_AT + " IS NULL"), keys - deletes);
-    expect("SCD 2 versions", count(SCD2), keys + updates + lateUpdates);
-  }
-
-  private long count(String tableAndFilter) {
-    return spark.sql("SELECT count(*) FROM " + tableAndFilter).first().getLong(0);
+    expect(out, "SCD 2 open versions", count(spark, SCD2 + " WHERE " + AutoCdcColumns.END_AT + " IS NULL"), keys - deletes);
+    expect(out, "SCD 2 versions", count(spark, SCD2), keys + updates + lateUpdates);
   }
 
   private long differingRows() {
     return spark.sql("SELECT count(*) FROM %s m JOIN %s s USING (id) WHERE NOT (m.name <=> s.name AND m.city <=> s.city)"
         .formatted(MERGE_COPY, SCD1)).first().getLong(0);
-  }
-
-  private void expect(String what, long actual, long expected) {
-    out.printf(Locale.ROOT, "check %-60s %10d %s%n", what, actual,
-        actual == expected ? "ok" : "MISMATCH: expected " + expected);
   }
 }

@@ -1,17 +1,61 @@
 package io.sluice.bench;
 
+import static org.apache.spark.sql.functions.lit;
+
+import io.sluice.execution.FlowOutcome;
+import io.sluice.execution.PipelineUpdate;
+import io.sluice.execution.UpdateOptions;
+import io.sluice.execution.UpdateResult;
 import io.sluice.graph.SparkErrors;
+import io.sluice.spec.PipelineSpec;
+import io.sluice.spec.SpecLoader;
 import java.io.IOException;
+import java.io.PrintStream;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Locale;
 import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
+import org.apache.spark.sql.SparkSession;
 
-/** What the benchmarks share: timing, rates, appends and scratch files. */
+/** What the benchmarks share: scratch pipelines, updates, timing, rates, appends, copies and checks. */
 final class BenchSupport {
   private BenchSupport() {}
+
+  /**
+   * A scratch pipeline {@code name} under {@code root} whose one library is {@code sql}, writing
+   * to {@code database} (dropped and created again, empty).
+   */
+  static PipelineSpec pipeline(SparkSession spark, Path root, String name, String database, String sql) {
+    Path dir = root.resolve(name);
+    write(dir.resolve("spark-pipeline.yml"), "name: " + database + "\nstorage: " + root.resolve("storage-" + name)
+        + "\ndatabase: " + database + "\nlibraries:\n  - glob: {include: '*.sql'}\n");
+    write(dir.resolve("pipeline.sql"), sql);
+    spark.sql("DROP DATABASE IF EXISTS " + database + " CASCADE");
+    spark.sql("CREATE DATABASE " + database);
+    return SpecLoader.load(dir);
+  }
+
+  /** One pipeline update; a failed one stops the benchmark. */
+  static UpdateResult update(SparkSession spark, PipelineSpec spec) {
+    UpdateResult result = PipelineUpdate.run(spark, spec, UpdateOptions.DEFAULT, List.of());
+    if (!result.succeeded()) {
+      throw new IllegalStateException("the benchmark's update failed: " + result.flows());
+    }
+    return result;
+  }
+
+  /** The outcome of the flow into {@code dataset}. */
+  static FlowOutcome flow(UpdateResult result, String dataset) {
+    return result.flows().stream().filter(f -> f.dataset().equals(dataset)).findFirst().orElseThrow();
+  }
+
+  /** A flow's duration in seconds. */
+  static double seconds(FlowOutcome flow) {
+    return flow.duration().toMillis() / 1000.0;
+  }
 
   /** Wall-clock seconds {@code work} takes. */
   static double time(Runnable work) {
@@ -34,6 +78,32 @@ final class BenchSupport {
     } catch (Exception e) {
       throw SparkErrors.unchecked(e);
     }
+  }
+
+  /** Replaces all rows of {@code table} with {@code rows} in one commit. */
+  static void overwrite(Dataset<Row> rows, String table) {
+    try {
+      rows.writeTo(table).overwrite(lit(true));
+    } catch (Exception e) {
+      throw SparkErrors.unchecked(e);
+    }
+  }
+
+  /** A plain Delta table with {@code table}'s rows (and deletion vectors, like Sluice's keyed targets), so baselines pay for the same kind of writes. */
+  static void copy(SparkSession spark, String table, String copy) {
+    spark.sql("CREATE OR REPLACE TABLE " + copy + " USING delta TBLPROPERTIES ('delta.enableDeletionVectors' = 'true')"
+        + " AS SELECT * FROM " + table);
+  }
+
+  /** {@code SELECT count(*) FROM} the table, with any filter that follows its name. */
+  static long count(SparkSession spark, String tableAndFilter) {
+    return spark.sql("SELECT count(*) FROM " + tableAndFilter).first().getLong(0);
+  }
+
+  /** Prints one check: the figure, and ok or what was expected. */
+  static void expect(PrintStream out, String what, long actual, long expected) {
+    out.printf(Locale.ROOT, "check %-60s %10d %s%n", what, actual,
+        actual == expected ? "ok" : "MISMATCH: expected " + expected);
   }
 
   static void write(Path file, String text) {

@@ -1,16 +1,15 @@
 package io.sluice.bench;
 
 import static io.sluice.bench.BenchSupport.append;
+import static io.sluice.bench.BenchSupport.pipeline;
 import static io.sluice.bench.BenchSupport.rate;
 import static io.sluice.bench.BenchSupport.time;
-import static io.sluice.bench.BenchSupport.write;
 
 import io.sluice.execution.FlowOutcome;
 import io.sluice.execution.PipelineUpdate;
 import io.sluice.execution.UpdateOptions;
 import io.sluice.execution.UpdateResult;
 import io.sluice.spec.PipelineSpec;
-import io.sluice.spec.SpecLoader;
 import java.io.PrintStream;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -59,18 +58,12 @@ public final class ReplaceUsingBenchmark {
   /** A pipeline whose REPLACE USING table holds {@code rows} keys after its first update. */
   private Target load(String name, long rows) {
     String database = "bench_" + name;
-    Path dir = root.resolve(name);
-    write(dir.resolve("spark-pipeline.yml"), "name: bench_" + name + "\nstorage: " + root.resolve("storage-" + name)
-        + "\ndatabase: " + database + "\nlibraries:\n  - glob: {include: '*.sql'}\n");
-    write(dir.resolve("target.sql"), """
+    PipelineSpec spec = pipeline(spark, root, name, database, """
         CREATE STREAMING TABLE bookings
         FLOW REPLACE USING (booking_id) SEQUENCE BY seq BY NAME
         SELECT * FROM STREAM(%s.updates);
         """.formatted(database));
-    spark.sql("DROP DATABASE IF EXISTS " + database + " CASCADE");
-    spark.sql("CREATE DATABASE " + database);
     rows(0, rows, 1).writeTo(database + ".updates").using("delta").createOrReplace();
-    PipelineSpec spec = SpecLoader.load(dir);
     double seconds = time(() -> PipelineUpdate.run(spark, spec, UpdateOptions.DEFAULT, List.of()));
     spark.sql("OPTIMIZE " + database + ".bookings");
     out.printf(Locale.ROOT, "loaded %s target: %d rows in %.1f s%n", name, rows, seconds);

@@ -2,6 +2,7 @@ package io.sluice.cli;
 
 import io.sluice.bench.AutoCdcBenchmark;
 import io.sluice.bench.ReplaceUsingBenchmark;
+import io.sluice.bench.SnapshotBenchmark;
 import io.sluice.session.SparkSessions;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -13,15 +14,15 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Spec;
 
-/** {@code sluice bench replace-using | auto-cdc}: the benchmarks; each prints a table of figures. */
-@Command(name = "bench", description = "Benchmark a flow kind against a Delta append and a hand-written MERGE.",
-    subcommands = {BenchCommand.ReplaceUsing.class, BenchCommand.AutoCdc.class})
+/** {@code sluice bench replace-using | auto-cdc | snapshot}: the benchmarks; each prints a table of figures. */
+@Command(name = "bench", description = "Benchmark a flow kind against what a user would write without it.",
+    subcommands = {BenchCommand.ReplaceUsing.class, BenchCommand.AutoCdc.class, BenchCommand.Snapshot.class})
 final class BenchCommand implements Callable<Integer> {
   @Spec CommandSpec spec;
 
   @Override
   public Integer call() {
-    throw new ParameterException(spec.commandLine(), "name a benchmark: replace-using or auto-cdc");
+    throw new ParameterException(spec.commandLine(), "name a benchmark: replace-using, auto-cdc or snapshot");
   }
 
   /** What every benchmark takes: its size, its scratch folder, and an embedded Spark there. */
@@ -63,6 +64,15 @@ final class BenchCommand implements Callable<Integer> {
     @Override
     void run(SparkSession spark, Path root) {
       new AutoCdcBenchmark(spark, root, System.out).run(rows);
+    }
+  }
+
+  @Command(name = "snapshot",
+      description = "AUTO CDC FROM SNAPSHOT (SCD 1 and 2): the initial load, then a snapshot with 1%% of the rows changed.")
+  static final class Snapshot extends Benchmark {
+    @Override
+    void run(SparkSession spark, Path root) {
+      new SnapshotBenchmark(spark, root, System.out).run(rows);
     }
   }
 }

@@ -1,0 +1,240 @@
+package io.sluice.bench;
+
+import static io.sluice.bench.BenchSupport.copy;
+import static io.sluice.bench.BenchSupport.count;
+import static io.sluice.bench.BenchSupport.expect;
+import static io.sluice.bench.BenchSupport.flow;
+import static io.sluice.bench.BenchSupport.overwrite;
+import static io.sluice.bench.BenchSupport.pipeline;
+import static io.sluice.bench.BenchSupport.rate;
+import static io.sluice.bench.BenchSupport.seconds;
+import static io.sluice.bench.BenchSupport.time;
+import static io.sluice.bench.BenchSupport.update;
+
+import io.sluice.execution.FlowOutcome;
+import io.sluice.execution.UpdateResult;
+import io.sluice.graph.AutoCdcColumns;
+import io.sluice.spec.PipelineSpec;
+import java.io.PrintStream;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.TreeSet;
+import org.apache.spark.sql.Dataset;
+import org.apache.spark.sql.Row;
+import org.apache.spark.sql.SparkSession;
+
+/**
+ * Times AUTO CDC FROM SNAPSHOT flows (SCD type 1 and 2, SEMANTICS §5) through real pipeline
+ * updates: the initial load of a source table of N rows, then one update after 1% of the
+ * source's rows changed (about 80% updates, 10% deletes, 10% inserts), against the baseline
+ * a user without the flow writes: a full overwrite of (a copy of) the SCD 1 target with the
+ * new snapshot. Besides the times it reports what each wrote, from the Delta history of the
+ * commits it made, and checks that the targets equal the new snapshot.
+ *
+ * <p>The changed keys are random across the whole key space, so no file of the target is
+ * free of changes; the flows still read the whole snapshot and the whole target to diff
+ * them. Sluice's times are its flows' durations.
+ */
+public final class SnapshotBenchmark {
+  private static final String DATABASE = "bench_snapshot";
+  private static final String SOURCE = DATABASE + ".customers";
+  private static final String CHANGES = DATABASE + ".changes";
+  private static final String SCD1 = DATABASE + ".scd1";
+  private static final String SCD2 = DATABASE + ".scd2";
+  private static final String OVERWRITE_COPY = DATABASE + ".overwrite_copy";
+  private static final String COLUMNS = "id, name, city, amount";
+
+  private final SparkSession spark;
+  private final Path root;
+  private final PrintStream out;
+
+  public SnapshotBenchmark(SparkSession spark, Path root, PrintStream out) {
+    this.spark = spark;
+    this.root = root;
+    this.out = out;
+  }
+
+  /** What the staged changes hold, by kind. */
+  private record Changes(long updates, long deletes, long inserts) {
+    long total() {
+      return updates + deletes + inserts;
+    }
+  }
+
+  /** What the commits made on a table since a version wrote, summed from their operationMetrics. */
+  private record Writes(String operations, long files, long bytes, long rowsCopied, long deletionVectors,
+      long filesRemoved) {}
+
+  /** Loads {@code rows} rows, changes 1% of them, applies the new snapshot two ways, prints the figures and the checks. */
+  public void run(long rows) {
+    PipelineSpec spec = pipeline(spark, root, "snapshot", DATABASE, """
+        CREATE STREAMING TABLE scd1;
+        CREATE FLOW scd1_flow AS AUTO CDC INTO scd1 FROM SNAPSHOT %1$s KEYS (id);
+        CREATE STREAMING TABLE scd2;
+        CREATE FLOW scd2_flow AS AUTO CDC INTO scd2 FROM SNAPSHOT %1$s KEYS (id) STORED AS SCD TYPE 2;
+        """.formatted(SOURCE));
+    load(spec, rows);
+    Changes changes = stage(rows, Math.max(1, rows / 100));
+    copy(spark, SCD1, OVERWRITE_COPY);
+    double changed = time(this::applyToSource);
+    long snapshotRows = count(spark, SOURCE);
+    out.printf(Locale.ROOT, "source changed in %.1f s: %d updates, %d deletes, %d inserts; new snapshot %d rows%n",
+        changed, changes.updates(), changes.deletes(), changes.inserts(), snapshotRows);
+    long overwriteFrom = version(OVERWRITE_COPY);
+    long scd1From = version(SCD1);
+    long scd2From = version(SCD2);
+    double overwrite = time(() -> overwrite(spark.table(SOURCE), OVERWRITE_COPY));
+    UpdateResult update = update(spark, spec);
+    FlowOutcome scd1 = flow(update, "scd1");
+    FlowOutcome scd2 = flow(update, "scd2");
+    report(snapshotRows, changes, overwrite, scd1, scd2,
+        writes(OVERWRITE_COPY, overwriteFrom), writes(SCD1, scd1From), writes(SCD2, scd2From));
+    check(rows, snapshotRows, changes, scd1, scd2);
+  }
+
+  /** The source gets {@code rows} rows, and a first update builds both targets from it. */
+  private void load(PipelineSpec spec, long rows) {
+    double written = time(() -> values(spark.range(rows).toDF("id"), 1).writeTo(SOURCE).using("delta").createOrReplace());
+    UpdateResult[] result = new UpdateResult[1];
+    double total = time(() -> result[0] = update(spark, spec));
+    FlowOutcome scd1 = flow(result[0], "scd1");
+    FlowOutcome scd2 = flow(result[0], "scd2");
+    out.printf(Locale.ROOT, "initial load of %d rows: source written in %.1f s; update %.1f s: SCD 1 flow %s, SCD 2 flow %s%n",
+        rows, written, total, rate(seconds(scd1), rows), rate(seconds(scd2), rows));
+  }
+
+  /**
+   * The changes, staged as a Delta table of (id, op): change {@code i} hits a random key of the
+   * i-th of {@code count} equal slices of the key space (so keys are distinct and spread);
+   * about 10% delete it, 10% insert a new key past the key space instead, the rest update it.
+   */
+  private Changes stage(long rows, long count) {
+    long slice = Math.max(1, rows / count);
+    spark.range(count).selectExpr(
+            "CASE WHEN pmod(hash(id, 'op'), 10) = 1 THEN " + rows + " + id"
+                + " ELSE id * " + slice + " + pmod(hash(id, 'key'), " + slice + ") END AS id",
+            "CASE pmod(hash(id, 'op'), 10) WHEN 0 THEN 'DELETE' WHEN 1 THEN 'INSERT' ELSE 'UPDATE' END AS op")
+        .writeTo(CHANGES).using("delta").createOrReplace();
+    Row counts = spark.sql("SELECT count_if(op = 'UPDATE'), count_if(op = 'DELETE'), count_if(op = 'INSERT') FROM "
+        + CHANGES).first();
+    return new Changes(counts.getLong(0), counts.getLong(1), counts.getLong(2));
+  }
+
+  /** The source's rows of version 2: each changed value differs from version 1 (the name always does). */
+  private void applyToSource() {
+    values(spark.table(CHANGES).select("id", "op"), 2).createOrReplaceTempView("bench_snapshot_changes");
+    spark.sql("""
+        MERGE INTO %s t USING bench_snapshot_changes s ON t.id = s.id
+        WHEN MATCHED AND s.op = 'DELETE' THEN DELETE
+        WHEN MATCHED AND s.op = 'UPDATE' THEN UPDATE SET name = s.name, city = s.city, amount = s.amount
+        WHEN NOT MATCHED AND s.op = 'INSERT' THEN INSERT (%s) VALUES (s.id, s.name, s.city, s.amount)
+        """.formatted(SOURCE, COLUMNS)).collectAsList();
+  }
+
+  /** Rows of the source's shape for the ids (and any other columns) of {@code ids}, with values of {@code version}. */
+  private static Dataset<Row> values(Dataset<Row> ids, int version) {
+    List<String> select = new ArrayList<>(List.of(ids.columns()));
+    select.add("concat('name-', id, '-', " + version + ") AS name");
+    select.add("element_at(array('Oaxaca', 'Monterrey', 'Tijuana', 'Cancun', 'Puebla', 'Merida', 'Leon', 'Toluca'),"
+        + " 1 + pmod(hash(id, " + version + "), 8)) AS city");
+    select.add("CAST(pmod(hash(id, " + version + ", 'amount'), 1000000) / 100.0 AS DECIMAL(10,2)) AS amount");
+    return ids.selectExpr(select.toArray(String[]::new));
+  }
+
+  private long version(String table) {
+    return spark.sql("DESCRIBE HISTORY " + table + " LIMIT 1").first().getLong(0);
+  }
+
+  /** What the commits on {@code table} after version {@code from} wrote (MERGE and WRITE name their metrics differently). */
+  private Writes writes(String table, long from) {
+    List<Row> commits = spark.sql("DESCRIBE HISTORY " + table).where("version > " + from)
+        .select("operation", "operationMetrics").collectAsList();
+    TreeSet<String> operations = new TreeSet<>();
+    long files = 0;
+    long bytes = 0;
+    long copied = 0;
+    long vectors = 0;
+    long removed = 0;
+    for (Row commit : commits) {
+      operations.add(commit.getString(0));
+      Map<String, String> metrics = commit.getJavaMap(1);
+      files += metric(metrics, "numTargetFilesAdded", "numAddedFiles", "numFiles");
+      bytes += metric(metrics, "numTargetBytesAdded", "numAddedBytes", "numOutputBytes");
+      copied += metric(metrics, "numTargetRowsCopied");
+      vectors += metric(metrics, "numTargetDeletionVectorsAdded", "numDeletionVectorsAdded");
+      removed += metric(metrics, "numTargetFilesRemoved", "numRemovedFiles");
+    }
+    return new Writes(commits.size() + " " + String.join("+", operations), files, bytes, copied, vectors, removed);
+  }
+
+  /** The first of {@code names} the metrics have, or 0. */
+  private static long metric(Map<String, String> metrics, String... names) {
+    for (String name : names) {
+      if (metrics.containsKey(name)) {
+        return Long.parseLong(metrics.get(name));
+      }
+    }
+    return 0;
+  }
+
+  private void report(long snapshotRows, Changes changes, double overwrite, FlowOutcome scd1, FlowOutcome scd2,
+      Writes overwriteWrites, Writes scd1Writes, Writes scd2Writes) {
+    double sluice1 = seconds(scd1);
+    double sluice2 = seconds(scd2);
+    out.printf(Locale.ROOT, "%-10s %-8s %16s %16s %16s %15s %15s%n", "snapshot", "changed", "overwrite s",
+        "SCD 1 s", "SCD 2 s", "SCD1/overwrite", "SCD2/overwrite");
+    out.printf(Locale.ROOT, "%-10d %-8d %16s %16s %16s %14.2fx %14.2fx%n", snapshotRows, changes.total(),
+        rate(overwrite, snapshotRows), rate(sluice1, snapshotRows), rate(sluice2, snapshotRows),
+        sluice1 / overwrite, sluice2 / overwrite);
+    out.printf(Locale.ROOT, "%-10s %-12s %11s %14s %12s %10s %14s %12s%n", "writer", "commits", "files added",
+        "bytes added", "rows copied", "DVs added", "files removed", "bytes/overw.");
+    for (Map.Entry<String, Writes> entry : List.of(Map.entry("overwrite", overwriteWrites),
+        Map.entry("SCD 1", scd1Writes), Map.entry("SCD 2", scd2Writes))) {
+      Writes w = entry.getValue();
+      out.printf(Locale.ROOT, "%-10s %-12s %11d %14d %12d %10d %14d %11.3fx%n", entry.getKey(), w.operations(),
+          w.files(), w.bytes(), w.rowsCopied(), w.deletionVectors(), w.filesRemoved(),
+          (double) w.bytes() / overwriteWrites.bytes());
+    }
+    out.println("SCD 1 flow: " + scd1.kindMetrics());
+    out.println("SCD 2 flow: " + scd2.kindMetrics());
+  }
+
+  /**
+   * The targets against the new snapshot: the SCD 1 target (and the overwritten copy) equal it,
+   * as multisets both ways; the SCD 2 target's open versions equal it, and it holds one closed
+   * version per update or delete and one new version per update or insert. The flows' own
+   * counts match the staged changes.
+   */
+  private void check(long rows, long snapshotRows, Changes changes, FlowOutcome scd1, FlowOutcome scd2) {
+    String open = "(SELECT * FROM " + SCD2 + " WHERE " + AutoCdcColumns.END_AT + " IS NULL)";
+    expect(out, "snapshot rows", snapshotRows, rows - changes.deletes() + changes.inserts());
+    expect(out, "SCD 1 rows", count(spark, SCD1), snapshotRows);
+    expect(out, "SCD 1 rows not in the snapshot (EXCEPT ALL)", exceptAll(SCD1, SOURCE), 0);
+    expect(out, "snapshot rows not in SCD 1 (EXCEPT ALL)", exceptAll(SOURCE, SCD1), 0);
+    expect(out, "overwrite rows not in the snapshot (EXCEPT ALL)", exceptAll(OVERWRITE_COPY, SOURCE), 0);
+    expect(out, "snapshot rows not in the overwrite (EXCEPT ALL)", exceptAll(SOURCE, OVERWRITE_COPY), 0);
+    expect(out, "SCD 1 rows inserted", metric(scd1, "target_rows_inserted"), changes.inserts());
+    expect(out, "SCD 1 rows updated", metric(scd1, "target_rows_updated"), changes.updates());
+    expect(out, "SCD 1 rows deleted", metric(scd1, "target_rows_deleted"), changes.deletes());
+    expect(out, "SCD 2 open versions", count(spark, open), snapshotRows);
+    expect(out, "SCD 2 open versions not in the snapshot (EXCEPT ALL)", exceptAll(open, SOURCE), 0);
+    expect(out, "snapshot rows not in SCD 2's open versions (EXCEPT ALL)", exceptAll(SOURCE, open), 0);
+    expect(out, "SCD 2 versions", count(spark, SCD2), rows + changes.updates() + changes.inserts());
+    expect(out, "SCD 2 versions opened (rows inserted)", metric(scd2, "target_rows_inserted"),
+        changes.updates() + changes.inserts());
+    expect(out, "SCD 2 versions closed (rows updated)", metric(scd2, "target_rows_updated"),
+        changes.updates() + changes.deletes());
+  }
+
+  private long exceptAll(String table, String other) {
+    return spark.sql("SELECT count(*) FROM (SELECT %3$s FROM %1$s EXCEPT ALL SELECT %3$s FROM %2$s)"
+        .formatted(table, other, COLUMNS)).first().getLong(0);
+  }
+
+  private static long metric(FlowOutcome flow, String name) {
+    return flow.kindMetrics().getOrDefault(name, -1L);
+  }
+}
