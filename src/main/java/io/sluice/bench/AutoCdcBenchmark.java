@@ -5,6 +5,7 @@ import static io.sluice.bench.BenchSupport.copy;
 import static io.sluice.bench.BenchSupport.count;
 import static io.sluice.bench.BenchSupport.expect;
 import static io.sluice.bench.BenchSupport.flow;
+import static io.sluice.bench.BenchSupport.initialLoad;
 import static io.sluice.bench.BenchSupport.rate;
 import static io.sluice.bench.BenchSupport.seconds;
 import static io.sluice.bench.BenchSupport.time;
@@ -87,13 +88,7 @@ public final class AutoCdcBenchmark {
   /** The source gets one insert per key, and a first update builds both targets from it. */
   private void load(PipelineSpec spec, long keys) {
     Dataset<Row> inserts = spark.range(keys).selectExpr("id", "'INSERT' AS op", LOADED_SEQ + "L AS seq");
-    double written = time(() -> events(inserts).writeTo(SOURCE).using("delta").createOrReplace());
-    UpdateResult[] result = new UpdateResult[1];
-    double total = time(() -> result[0] = update(spark, spec));
-    FlowOutcome scd1 = flow(result[0], "scd1");
-    FlowOutcome scd2 = flow(result[0], "scd2");
-    out.printf(Locale.ROOT, "initial load of %d keys: source written in %.1f s; update %.1f s: SCD 1 flow %s, SCD 2 flow %s%n",
-        keys, written, total, rate(seconds(scd1), keys), rate(seconds(scd2), keys));
+    initialLoad(out, spark, spec, "keys", keys, () -> events(inserts).writeTo(SOURCE).using("delta").createOrReplace());
   }
 
   /**

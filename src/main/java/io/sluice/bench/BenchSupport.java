@@ -48,6 +48,20 @@ final class BenchSupport {
   }
 
   /** The outcome of the flow into {@code dataset}. */
+  /**
+   * Builds the SCD 1 and SCD 2 targets ({@code scd1}, {@code scd2}) of a freshly written
+   * source of {@code n} {@code unit} with one update, and prints how long each step took.
+   */
+  static void initialLoad(PrintStream out, SparkSession spark, PipelineSpec spec, String unit, long n, Runnable writeSource) {
+    double written = time(writeSource);
+    UpdateResult[] result = new UpdateResult[1];
+    double total = time(() -> result[0] = update(spark, spec));
+    FlowOutcome scd1 = flow(result[0], "scd1");
+    FlowOutcome scd2 = flow(result[0], "scd2");
+    out.printf(Locale.ROOT, "initial load of %d %s: source written in %.1f s; update %.1f s: SCD 1 flow %s, SCD 2 flow %s%n",
+        n, unit, written, total, rate(seconds(scd1), n), rate(seconds(scd2), n));
+  }
+
   static FlowOutcome flow(UpdateResult result, String dataset) {
     return result.flows().stream().filter(f -> f.dataset().equals(dataset)).findFirst().orElseThrow();
   }

@@ -4,6 +4,7 @@ import static io.sluice.bench.BenchSupport.copy;
 import static io.sluice.bench.BenchSupport.count;
 import static io.sluice.bench.BenchSupport.expect;
 import static io.sluice.bench.BenchSupport.flow;
+import static io.sluice.bench.BenchSupport.initialLoad;
 import static io.sluice.bench.BenchSupport.overwrite;
 import static io.sluice.bench.BenchSupport.pipeline;
 import static io.sluice.bench.BenchSupport.rate;
@@ -97,13 +98,8 @@ public final class SnapshotBenchmark {
 
   /** The source gets {@code rows} rows, and a first update builds both targets from it. */
   private void load(PipelineSpec spec, long rows) {
-    double written = time(() -> values(spark.range(rows).toDF("id"), 1).writeTo(SOURCE).using("delta").createOrReplace());
-    UpdateResult[] result = new UpdateResult[1];
-    double total = time(() -> result[0] = update(spark, spec));
-    FlowOutcome scd1 = flow(result[0], "scd1");
-    FlowOutcome scd2 = flow(result[0], "scd2");
-    out.printf(Locale.ROOT, "initial load of %d rows: source written in %.1f s; update %.1f s: SCD 1 flow %s, SCD 2 flow %s%n",
-        rows, written, total, rate(seconds(scd1), rows), rate(seconds(scd2), rows));
+    initialLoad(out, spark, spec, "rows", rows,
+        () -> values(spark.range(rows).toDF("id"), 1).writeTo(SOURCE).using("delta").createOrReplace());
   }
 
   /**

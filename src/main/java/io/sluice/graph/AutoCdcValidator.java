@@ -15,11 +15,7 @@ final class AutoCdcValidator {
   static void validate(ResolvedGraph graph, ResolvedFlow flow, FlowMode.AutoCdc mode) {
     Origin origin = flow.definition().origin();
     String name = "AUTO CDC flow '" + flow.name() + "'";
-    DatasetDefinition target = graph.dataset(flow.target());
-    if (target.type() != DatasetType.STREAMING_TABLE) {
-      throw new GraphException("AUTO_CDC_TARGET", origin,
-          name + " needs a streaming table as its target; '" + target.name() + "' is a " + target.type());
-    }
+    DatasetDefinition target = streamingTarget(graph, flow, name);
     AutoCdcTableProperties.tombstoneThreshold(target);
     if (mode.once() && flow.streaming()) {
       throw new GraphException("AUTO_CDC_ONCE_STREAMING_SOURCE", origin,
@@ -49,6 +45,16 @@ final class AutoCdcValidator {
     if (mode.scdType() == 2) {
       checkVersionColumns(graph, flow, flow.autoCdc().orElseThrow().sequenceType(), "the type of its SEQUENCE BY");
     }
+  }
+
+  /** The flow's target, which must be a streaming table. */
+  static DatasetDefinition streamingTarget(ResolvedGraph graph, ResolvedFlow flow, String name) {
+    DatasetDefinition target = graph.dataset(flow.target());
+    if (target.type() != DatasetType.STREAMING_TABLE) {
+      throw new GraphException("AUTO_CDC_TARGET", flow.definition().origin(),
+          name + " needs a streaming table as its target; '" + target.name() + "' is a " + target.type());
+    }
+    return target;
   }
 
   /** SCD type 2 into a table with declared columns: they must include the version columns, of the versions' type. */

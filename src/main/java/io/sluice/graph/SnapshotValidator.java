@@ -7,11 +7,7 @@ final class SnapshotValidator {
   static void validate(ResolvedGraph graph, ResolvedFlow flow, FlowMode.AutoCdcFromSnapshot mode) {
     Origin origin = flow.definition().origin();
     String name = "AUTO CDC FROM SNAPSHOT flow '" + flow.name() + "'";
-    DatasetDefinition target = graph.dataset(flow.target());
-    if (target.type() != DatasetType.STREAMING_TABLE) {
-      throw new GraphException("AUTO_CDC_TARGET", origin,
-          name + " needs a streaming table as its target; '" + target.name() + "' is a " + target.type());
-    }
+    DatasetDefinition target = AutoCdcValidator.streamingTarget(graph, flow, name);
     AutoCdcColumns columns = flow.autoCdc().orElseThrow();
     if (mode.scdType() == 2) {
       AutoCdcValidator.checkVersionColumns(graph, flow, columns.sequenceType(), "the type of its snapshot versions");
