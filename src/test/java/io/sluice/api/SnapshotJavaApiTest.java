@@ -1,0 +1,78 @@
+package io.sluice.api;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.sluice.graph.GraphException;
+import io.sluice.graph.GraphRegistry;
+import io.sluice.graph.GraphResolver;
+import io.sluice.graph.Origin;
+import io.sluice.testing.SharedSpark;
+import java.util.List;
+import java.util.Optional;
+import java.util.UUID;
+import org.junit.jupiter.api.Test;
+
+/** The Java API of AUTO CDC FROM SNAPSHOT flows: its checks, before any data is read. */
+class SnapshotJavaApiTest {
+  private final GraphRegistry registry = new GraphRegistry("spark_catalog", "default");
+  private final RegisteringPipeline api = new RegisteringPipeline(registry);
+
+  private static int thisLine() {
+    return StackWalker.getInstance().walk(s -> s.skip(1).findFirst().orElseThrow()).getLineNumber();
+  }
+
+  @Test
+  void aMissingTargetOrSourceNamesTheCallersLine() {
+    int line = thisLine(); AutoCdcFromSnapshotFlowBuilder noTarget = api.autoCdcFromSnapshotFlow("f").source("s").keys("k");
+    GraphException e = assertThrows(GraphException.class, noTarget::create);
+    assertEquals("FLOW_WITHOUT_TARGET", e.errorClass());
+    assertEquals(Origin.of(SnapshotJavaApiTest.class.getName(), line), e.origin());
+
+    AutoCdcFromSnapshotFlowBuilder noSource = api.autoCdcFromSnapshotFlow("g").into("t").keys("k");
+    e = assertThrows(GraphException.class, noSource::create);
+    assertEquals("AUTO_CDC_WITHOUT_SOURCE", e.errorClass());
+    assertTrue(e.getMessage().contains("source(table) or source(versionType, function)"), e.getMessage());
+  }
+
+  @Test
+  void settingsAreCheckedAsInSql() {
+    assertEquals("AUTO_CDC_WITHOUT_KEYS", failure(api.autoCdcFromSnapshotFlow("a").into("t").source("s")));
+    assertEquals("AUTO_CDC_INVALID_SCD_TYPE",
+        failure(api.autoCdcFromSnapshotFlow("b").into("t").source("s").keys("k").storedAsScdType(0)));
+    assertEquals("AUTO_CDC_TRACK_HISTORY_WITH_SCD1",
+        failure(api.autoCdcFromSnapshotFlow("c").into("t").source("s").keys("k").trackHistoryExcept("v")));
+    assertEquals(List.of(), registry.toGraph().flows(), "nothing is registered");
+  }
+
+  @Test
+  void aFunctionSourceNeedsTheTargetsDeclaredColumns() {
+    api.streamingTable("t").create();
+    int line = thisLine(); api.autoCdcFromSnapshotFlow("f").into("t").keys("id")
+        .source(Long.class, (ctx, last) -> Optional.empty())
+        .create();
+    GraphException e = assertThrows(GraphException.class,
+        () -> GraphResolver.resolve(SharedSpark.session(), registry.toGraph()));
+    assertEquals("SNAPSHOT_FUNCTION_WITHOUT_SCHEMA", e.errorClass());
+    assertEquals(Origin.of(SnapshotJavaApiTest.class.getName(), line), e.origin());
+    assertTrue(e.getMessage().contains("declare the columns of 't'"), e.getMessage());
+  }
+
+  @Test
+  void versionsMustBeSingleOrderableValues() {
+    api.streamingTable("t").schema("id INT").create();
+    api.autoCdcFromSnapshotFlow("f").into("t").keys("id")
+        .source(UUID.class, (ctx, last) -> Optional.empty())
+        .create();
+    GraphException e = assertThrows(GraphException.class,
+        () -> GraphResolver.resolve(SharedSpark.session(), registry.toGraph()));
+    assertEquals("SNAPSHOT_VERSION_NOT_ORDERABLE", e.errorClass(), e.getMessage());
+  }
+
+  private static String failure(AutoCdcFromSnapshotFlowBuilder flow) {
+    GraphException e = assertThrows(GraphException.class, flow::create);
+    assertEquals(SnapshotJavaApiTest.class.getName(), e.origin().source());
+    return e.errorClass();
+  }
+}
