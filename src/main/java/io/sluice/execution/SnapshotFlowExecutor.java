@@ -30,17 +30,10 @@ final class SnapshotFlowExecutor implements FlowExecutor {
     String appId = checkpoints.appId(run.target().name(), run.flow().name());
     SnapshotLog log = SnapshotLog.open(checkpoints.location(run.target().name(), run.flow().name()).resolve("snapshots"));
     SnapshotSink sink = SnapshotSink.open(run, appId, checkpoints);
-    Optional<SnapshotLog.Entry> pending = log.pending();
-    if (pending.isPresent()) {
-      if (DeltaWrites.committedVersion(run.spark(), run.target().name(), appId) >= pending.get().number()) {
-        sink.afterCommit(pending.get());
-        log.commit(pending.get());
-      } else {
-        log.abandon();
-      }
-    }
+    settlePending(run, log, sink, appId);
     Optional<Object> last = log.last().map(SnapshotLog.Entry::version);
-    while (true) {
+    // A ONCE flow that applied its snapshot but died before marking it done is done.
+    while (!(mode.once() && last.isPresent())) {
       Optional<Object> previous = last;
       Optional<SnapshotSource.Versioned> next = run.withFlowConf(() -> next(run, previous));
       if (next.isEmpty()) {
@@ -60,12 +53,26 @@ final class SnapshotFlowExecutor implements FlowExecutor {
       });
       log.commit(entry);
       last = Optional.of(version);
-      if (mode.once() || mode.versions().isEmpty()) {
+      if (mode.versions().isEmpty()) {
         break;
       }
     }
     if (mode.once()) {
       once.markDone();
+    }
+  }
+
+  /** A snapshot left pending by a crash: finished if its target commit was made, else asked for again. */
+  private static void settlePending(FlowRun run, SnapshotLog log, SnapshotSink sink, String appId) {
+    Optional<SnapshotLog.Entry> pending = log.pending();
+    if (pending.isEmpty()) {
+      return;
+    }
+    if (DeltaWrites.committedVersion(run.spark(), run.target().name(), appId) >= pending.get().number()) {
+      sink.afterCommit(pending.get());
+      log.commit(pending.get());
+    } else {
+      log.abandon();
     }
   }
 

@@ -230,6 +230,19 @@ class SnapshotCdcTest {
     assertEquals("AUTO_CDC_TARGET_SHARED", e.errorClass(), e.userMessage());
     assertTrue(e.getMessage().contains("KEYS (name)") && e.getMessage().contains("KEYS (id)"), e.getMessage());
     assertFalse(p.spark().catalog().tableExists(p.database() + ".customers"), "nothing is created");
+
+    p.sql("""
+        CREATE STREAMING TABLE customers;
+        CREATE FLOW backfill AS AUTO CDC INTO customers
+        FROM SNAPSHOT (SELECT * FROM VALUES (1, 'Ana') AS t(id, name)) WITH VERSION (SELECT '10' AS version)
+        KEYS (id);
+        CREATE FLOW changes AS AUTO CDC INTO customers
+        FROM STREAM(customer_changes) KEYS (id) SEQUENCE BY seq COLUMNS * EXCEPT (seq);
+        """);
+    e = assertThrows(SluiceException.class, p::run);
+    assertEquals("AUTO_CDC_TARGET_SHARED", e.errorClass(), e.userMessage());
+    assertTrue(e.getMessage().contains("SEQUENCE BY is of type INT but this flow's versions are of type STRING"),
+        e.getMessage());
   }
 
   private static long commits(TestPipeline p, String table) {
