@@ -27,6 +27,7 @@ final class SnapshotValidator {
           : !AutoCdcValidator.sameKeys(mode.keys(), cdc.keys()) ? "it uses KEYS (" + String.join(", ", cdc.keys())
               + ") where this flow uses KEYS (" + String.join(", ", mode.keys()) + "); the keys must match, in order"
           : !otherColumns.ignoreNull().isEmpty() ? "it uses IGNORE NULL UPDATES, which a shared target does not allow"
+          : cdc.truncateWhen().isPresent() ? "it uses APPLY AS TRUNCATE WHEN, which a shared target does not allow"
           : !otherColumns.sequenceType().equals(columns.sequenceType()) ? "its SEQUENCE BY is of type "
               + otherColumns.sequenceType().sql() + " but this flow's versions are of type "
               + columns.sequenceType().sql() + "; they must be of one type"

@@ -243,6 +243,19 @@ class SnapshotCdcTest {
     assertEquals("AUTO_CDC_TARGET_SHARED", e.errorClass(), e.userMessage());
     assertTrue(e.getMessage().contains("SEQUENCE BY is of type INT but this flow's versions are of type STRING"),
         e.getMessage());
+
+    p.sql("""
+        CREATE STREAMING TABLE customers;
+        CREATE FLOW backfill AS AUTO CDC INTO customers
+        FROM SNAPSHOT (SELECT * FROM VALUES (1, 'Ana') AS t(id, name)) WITH VERSION (SELECT 10 AS version)
+        KEYS (id);
+        CREATE FLOW changes AS AUTO CDC INTO customers
+        FROM STREAM(customer_changes) KEYS (id) APPLY AS TRUNCATE WHEN name IS NULL SEQUENCE BY seq
+        COLUMNS * EXCEPT (seq);
+        """);
+    e = assertThrows(SluiceException.class, p::run);
+    assertEquals("AUTO_CDC_TARGET_SHARED", e.errorClass(), e.userMessage());
+    assertTrue(e.getMessage().contains("APPLY AS TRUNCATE WHEN"), e.getMessage());
   }
 
   private static long commits(TestPipeline p, String table) {
