@@ -55,6 +55,7 @@ final class AutoCdcSink implements BatchSink {
   static AutoCdcSink open(FlowRun run, String table, String appId, Checkpoints checkpoints) {
     CdcEvents events = new CdcEvents(run.flow());
     CdcStateStore store = CdcStateStore.open(run.spark(), checkpoints.autoCdcState(run.target().name()), events.storeSchema());
+    new SharedCdcState(store, events).settleSnapshots(run, checkpoints);
     return new AutoCdcSink(run, table, appId, store);
   }
 

@@ -49,6 +49,11 @@ final class CdcStateStore {
     return session.read().format("delta").load(path.toString());
   }
 
+  /** The highest batch committed here under {@code appId}, or -1. */
+  long committedVersion(SparkSession spark, String appId) {
+    return DeltaWrites.committedVersion(spark, path, appId);
+  }
+
   DeltaTable table(SparkSession session) {
     return DeltaTable.forPath(session, path.toString());
   }

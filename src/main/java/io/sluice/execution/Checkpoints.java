@@ -32,6 +32,11 @@ public final class Checkpoints {
     return root.resolve(safe(target.key())).resolve(".auto-cdc-state");
   }
 
+  /** Where an AUTO CDC FROM SNAPSHOT flow records the snapshots it applied ({@link SnapshotLog}). */
+  public Path snapshotLog(DatasetName target, DatasetName flow) {
+    return location(target, flow).resolve("snapshots");
+  }
+
   /** The flow's stable write identity, created with its checkpoint. */
   public String appId(DatasetName target, DatasetName flow) {
     Path file = location(target, flow).resolve(APP_ID_FILE);

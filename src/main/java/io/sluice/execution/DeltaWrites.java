@@ -8,7 +8,13 @@ import io.sluice.graph.SparkErrors;
 import org.apache.spark.sql.catalyst.TableIdentifier;
 import org.apache.spark.sql.delta.DeltaLog;
 import org.apache.spark.sql.delta.Snapshot;
+import org.apache.spark.sql.delta.actions.Action;
+import org.apache.spark.sql.delta.actions.SetTransaction;
 import scala.Option;
+import scala.Tuple2;
+import scala.collection.Iterator;
+import scala.collection.immutable.Seq;
+import scala.jdk.javaapi.CollectionConverters;
 import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
 import org.apache.spark.sql.RuntimeConfig;
@@ -51,7 +57,16 @@ final class DeltaWrites {
 
   /** The highest version committed on {@code table} under {@code appId} by {@link #idempotently}, or -1. */
   static long committedVersion(SparkSession spark, DatasetName table, String appId) {
-    return (Long) snapshot(spark, table).transactions().get(appId).getOrElse(() -> -1L);
+    return txnVersion(snapshot(spark, table), appId);
+  }
+
+  /** The same for the Delta table at {@code path}. */
+  static long committedVersion(SparkSession spark, java.nio.file.Path path, String appId) {
+    return txnVersion(DeltaLog.forTableWithSnapshot(spark, path.toString())._2(), appId);
+  }
+
+  private static long txnVersion(Snapshot snapshot, String appId) {
+    return (Long) snapshot.transactions().get(appId).getOrElse(() -> -1L);
   }
 
   /** The table's current Delta version. */
@@ -59,9 +74,30 @@ final class DeltaWrites {
     return snapshot(spark, table).version();
   }
 
+  /**
+   * The Delta version of the commit made under ({@code appId}, {@code version}) by
+   * {@link #idempotently}, looking from {@code fromVersion} on; -1 if there is none.
+   */
+  static long commitOf(SparkSession spark, DatasetName table, String appId, long version, long fromVersion) {
+    Iterator<Tuple2<Object, Seq<Action>>> commits =
+        DeltaLog.forTable(spark, identifier(table)).getChanges(fromVersion, Option.empty(), false);
+    while (commits.hasNext()) {
+      Tuple2<Object, Seq<Action>> commit = commits.next();
+      boolean ours = CollectionConverters.asJava(commit._2()).stream()
+          .anyMatch(a -> a instanceof SetTransaction txn && txn.appId().equals(appId) && txn.version() == version);
+      if (ours) {
+        return (Long) commit._1();
+      }
+    }
+    return -1;
+  }
+
   private static Snapshot snapshot(SparkSession spark, DatasetName table) {
-    TableIdentifier id = new TableIdentifier(table.name(), Option.apply(table.database()), Option.apply(table.catalog()));
-    return DeltaLog.forTableWithSnapshot(spark, id)._2();
+    return DeltaLog.forTableWithSnapshot(spark, identifier(table))._2();
+  }
+
+  private static TableIdentifier identifier(DatasetName table) {
+    return new TableIdentifier(table.name(), Option.apply(table.database()), Option.apply(table.catalog()));
   }
 
   /**

@@ -28,9 +28,9 @@ final class SnapshotFlowExecutor implements FlowExecutor {
       return;
     }
     String appId = checkpoints.appId(run.target().name(), run.flow().name());
-    SnapshotLog log = SnapshotLog.open(checkpoints.location(run.target().name(), run.flow().name()).resolve("snapshots"));
+    SnapshotLog log = SnapshotLog.open(checkpoints.snapshotLog(run.target().name(), run.flow().name()));
     SnapshotSink sink = SnapshotSink.open(run, appId, checkpoints);
-    settlePending(run, log, sink, appId);
+    log.settle(DeltaWrites.committedVersion(run.spark(), run.target().name(), appId), sink::afterCommit);
     Optional<Object> last = log.last().map(SnapshotLog.Entry::version);
     // A ONCE flow that applied its snapshot but died before marking it done is done.
     while (!(mode.once() && last.isPresent())) {
@@ -48,7 +48,8 @@ final class SnapshotFlowExecutor implements FlowExecutor {
           log.nextNumber(), version, DeltaWrites.tableVersion(run.spark(), run.target().name()));
       log.begin(entry);
       run.withFlowConf(() -> {
-        run.processBatch(sink.conform(next.get().rows()), entry.number(), sink.at(entry));
+        SnapshotSink at = sink.at(entry);
+        run.processBatch(at.conform(next.get().rows()), entry.number(), at);
         return null;
       });
       log.commit(entry);
@@ -59,20 +60,6 @@ final class SnapshotFlowExecutor implements FlowExecutor {
     }
     if (mode.once()) {
       once.markDone();
-    }
-  }
-
-  /** A snapshot left pending by a crash: finished if its target commit was made, else asked for again. */
-  private static void settlePending(FlowRun run, SnapshotLog log, SnapshotSink sink, String appId) {
-    Optional<SnapshotLog.Entry> pending = log.pending();
-    if (pending.isEmpty()) {
-      return;
-    }
-    if (DeltaWrites.committedVersion(run.spark(), run.target().name(), appId) >= pending.get().number()) {
-      sink.afterCommit(pending.get());
-      log.commit(pending.get());
-    } else {
-      log.abandon();
     }
   }
 

@@ -15,6 +15,7 @@ import java.nio.file.StandardCopyOption;
 import java.util.Base64;
 import java.util.Optional;
 import java.util.Properties;
+import java.util.function.Consumer;
 
 /**
  * The snapshots an AUTO CDC FROM SNAPSHOT flow has applied, kept in its checkpoint: the
@@ -46,13 +47,22 @@ final class SnapshotLog {
     return new SnapshotLog(dir);
   }
 
-  /** The snapshot a crash left half-applied, if any: {@link #commit} or {@link #abandon} it. */
-  Optional<Entry> pending() {
-    return read(PENDING);
-  }
-
-  void abandon() {
-    delete(PENDING);
+  /**
+   * Settles the snapshot a crash left pending, if any: if the target has its commit
+   * ({@code committed}, the highest snapshot number committed there, reached it), it is
+   * finished by {@code finish} and becomes the last; if not, it is forgotten.
+   */
+  void settle(long committed, Consumer<Entry> finish) {
+    Optional<Entry> pending = read(PENDING);
+    if (pending.isEmpty()) {
+      return;
+    }
+    if (committed >= pending.get().number()) {
+      finish.accept(pending.get());
+      commit(pending.get());
+    } else {
+      delete(PENDING);
+    }
   }
 
   Optional<Entry> last() {

@@ -2,7 +2,6 @@ package io.sluice.execution;
 
 import static io.sluice.execution.ColumnNames.col;
 import static org.apache.spark.sql.functions.count;
-import static org.apache.spark.sql.functions.current_timestamp;
 import static org.apache.spark.sql.functions.lit;
 import static org.apache.spark.sql.functions.struct;
 import static org.apache.spark.sql.functions.sum;
@@ -12,9 +11,7 @@ import static org.apache.spark.sql.functions.when;
 import io.delta.tables.DeltaTable;
 import io.sluice.SluiceException;
 import io.sluice.graph.AutoCdcColumns;
-import io.sluice.graph.ChangeFeed;
 import io.sluice.graph.FlowMode;
-import io.sluice.graph.ResolvedFlow;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
@@ -46,11 +43,11 @@ final class SnapshotSink implements BatchSink {
   private final String appId;
   private final AutoCdcColumns columns;
   private final FlowMode.AutoCdcFromSnapshot mode;
-  private final Optional<SharedState> shared;
+  private final Optional<SharedCdcState> shared;
   private SnapshotLog.Entry snapshot;
   private Object version;
 
-  private SnapshotSink(FlowRun run, String appId, Optional<SharedState> shared) {
+  private SnapshotSink(FlowRun run, String appId, Optional<SharedCdcState> shared) {
     this.run = run;
     this.table = run.target().name().quoted();
     this.appId = appId;
@@ -60,10 +57,8 @@ final class SnapshotSink implements BatchSink {
   }
 
   static SnapshotSink open(FlowRun run, String appId, Checkpoints checkpoints) {
-    Optional<SharedState> shared = run.flowsIntoTarget().stream()
-        .filter(f -> f.definition().mode() instanceof FlowMode.AutoCdc)
-        .findFirst()
-        .map(cdc -> SharedState.open(run, cdc, checkpoints));
+    Optional<SharedCdcState> shared = SharedCdcState.of(run, checkpoints);
+    shared.ifPresent(state -> state.refuseUnfinishedBatches(run, checkpoints));
     return new SnapshotSink(run, appId, shared);
   }
 
@@ -79,10 +74,7 @@ final class SnapshotSink implements BatchSink {
    * learn its changes from that commit's change feed, so what they record is what was applied.
    */
   void afterCommit(SnapshotLog.Entry committed) {
-    if (shared.isPresent()) {
-      Column at = lit(committed.version()).cast(columns.sequenceType());
-      shared.get().record(run.spark(), table, committed.tableVersionBefore() + 1, at, appId, committed.number());
-    }
+    shared.ifPresent(state -> state.recordCommit(run.spark(), run.target().name(), appId, committed));
   }
 
   /** The snapshot's rows in the flow's columns; a snapshot with other columns fails the flow. */
@@ -172,14 +164,15 @@ final class SnapshotSink implements BatchSink {
     List<Row> offending = rows.groupBy(ColumnNames.cols(columns.keys()))
         .agg(count(lit(true)).as("rows"))
         .where(col("rows").gt(1).or(nullKey))
-        .select(col("rows"), to_json(struct(ColumnNames.cols(columns.keys()))).as("key"))
+        .select(col("rows"), to_json(struct(ColumnNames.cols(columns.keys())), Map.of("ignoreNullFields", "false")).as("key"),
+            nullKey.as("null_key"))
         .takeAsList(1);
     if (offending.isEmpty()) {
       return;
     }
     Row row = offending.get(0);
     String flow = "flow '" + run.flow().name() + "'";
-    if (row.getLong(0) > 1) {
+    if (!row.getBoolean(2)) {
       throw new SluiceException("SNAPSHOT_DUPLICATE_KEY", run.flow().definition().origin(), flow + ": the snapshot of"
           + " version " + version + " has " + row.getLong(0) + " rows with key " + row.getString(1)
           + "; a snapshot holds one row per key. Nothing of it was applied");
@@ -190,77 +183,5 @@ final class SnapshotSink implements BatchSink {
 
   private List<String> others(List<String> match) {
     return Arrays.stream(columns.targetSchema().fieldNames()).filter(n -> !match.contains(n)).toList();
-  }
-
-  /** The state store of the AUTO CDC flows that share an SCD type 1 target (§5.5). */
-  private record SharedState(CdcStateStore store, CdcEvents events) {
-    private static final String CHANGE_TYPE = "_change_type";
-
-    static SharedState open(FlowRun run, ResolvedFlow cdcFlow, Checkpoints checkpoints) {
-      CdcEvents events = new CdcEvents(cdcFlow);
-      CdcStateStore store = CdcStateStore.open(
-          run.spark(), checkpoints.autoCdcState(run.target().name()), events.storeSchema());
-      return new SharedState(store, events);
-    }
-
-    /** The changes, less those of keys whose last change event is newer than the snapshot. */
-    Dataset<Row> withoutNewerKeys(SparkSession session, Dataset<Row> changes, Column at) {
-      Dataset<Row> newer = store.read(session).where(col(CdcEvents.SEQ).gt(at)).select(ColumnNames.cols(events.keys()));
-      Column sameKey = lit(true);
-      for (int i = 0; i < events.keys().size(); i++) {
-        sameKey = sameKey.and(col("c", columnsKey(changes, events.keys().get(i))).equalTo(col("n", events.keys().get(i))));
-      }
-      return changes.as("c").join(newer.as("n"), sameKey, "left_anti");
-    }
-
-    /**
-     * Records each key that the target's commit {@code commitVersion} changed as an event at
-     * the snapshot's version: an upsert of its new values, or a delete.
-     */
-    void record(SparkSession session, String table, long commitVersion, Column at, String appId, long number) {
-      Dataset<Row> committed = session.read().format("delta")
-          .option(ChangeFeed.READ_OPTION, "true")
-          .option("startingVersion", commitVersion)
-          .option("endingVersion", commitVersion)
-          .table(table)
-          .where(col(CHANGE_TYPE).notEqual(lit("update_preimage")));
-      Dataset<Row> after = committed.select(event(committed, at, col(CHANGE_TYPE).equalTo(lit("delete"))));
-      List<String> keys = events.keys();
-      Column sameKey = lit(true);
-      for (String key : keys) {
-        sameKey = sameKey.and(col("s", key).equalTo(col("a", key)));
-      }
-      Dataset<Row> before = store.read(session).as("s").join(after.as("a"), sameKey, "left_semi");
-      List<String> compared = List.of(CdcEvents.SEQ, CdcEvents.OP, CdcEvents.VALUES);
-      Dataset<Row> storeChanges = KeyedDiff.changes(
-          before.select(ColumnNames.cols(List.of(after.columns()))), after, keys, compared);
-      DeltaWrites.idempotently(session, appId, number, () -> {
-        KeyedDiff.merge(store.table(session), storeChanges, lit(true), keys, true);
-        return null;
-      });
-    }
-
-    /** A changed row as the store keeps events: the AUTO CDC flows' columns, NULL where the snapshot has none. */
-    private Column[] event(Dataset<Row> changes, Column at, Column isDelete) {
-      StructType schema = events.storeSchema();
-      List<Column> event = new ArrayList<>();
-      for (String key : events.keys()) {
-        event.add(col(columnsKey(changes, key)).as(key));
-      }
-      event.add(at.cast(schema.apply(CdcEvents.SEQ).dataType()).as(CdcEvents.SEQ));
-      event.add(when(isDelete, lit(CdcEvents.DELETE)).otherwise(lit(CdcEvents.UPSERT)).as(CdcEvents.OP));
-      List<Column> values = new ArrayList<>();
-      for (StructField value : ((StructType) schema.apply(CdcEvents.VALUES).dataType()).fields()) {
-        boolean present = Arrays.stream(changes.columns()).anyMatch(c -> c.equalsIgnoreCase(value.name()));
-        values.add((present ? col(columnsKey(changes, value.name())) : lit(null)).cast(value.dataType()).as(value.name()));
-      }
-      event.add(struct(values.toArray(Column[]::new)).as(CdcEvents.VALUES));
-      event.add(current_timestamp().as(CdcEvents.RECORDED_AT));
-      return event.toArray(Column[]::new);
-    }
-
-    private static String columnsKey(Dataset<Row> changes, String key) {
-      return Arrays.stream(changes.columns()).filter(c -> c.equalsIgnoreCase(key)).findFirst().orElse(key);
-    }
   }
 }

@@ -20,6 +20,6 @@ public interface SnapshotSource {
    */
   Optional<Versioned> next(FlowResolution resolution, Optional<Object> last);
 
-  /** One snapshot and its version; the version orders snapshots and must grow. */
+  /** One snapshot and its version; the version orders snapshots and must grow (a NULL version has no rows). */
   record Versioned(Dataset<Row> rows, Object version) {}
 }

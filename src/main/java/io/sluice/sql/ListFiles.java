@@ -26,8 +26,8 @@ import scala.jdk.javaapi.CollectionConverters;
 /**
  * The {@code list_files(path)} table function (SEMANTICS §5.2): the files under a folder,
  * at any depth, as {@code path}, {@code name}, {@code size} and {@code modification_time},
- * listed when the query is built. Hidden files (names starting with {@code .} or {@code _})
- * are left out, as Spark's file sources leave them out.
+ * listed when the query is built. Hidden files and folders (names starting with {@code .} or
+ * {@code _}) are left out, as Spark's file sources leave them out.
  */
 final class ListFiles {
   static final String NAME = "list_files";
@@ -58,7 +58,7 @@ final class ListFiles {
       while (listing.hasNext()) {
         LocatedFileStatus file = listing.next();
         String name = file.getPath().getName();
-        if (!name.startsWith(".") && !name.startsWith("_")) {
+        if (!hidden(folder, file.getPath())) {
           files.add(RowFactory.create(file.getPath().toString(), name, file.getLen(),
               new Timestamp(file.getModificationTime())));
         }
@@ -71,5 +71,16 @@ final class ListFiles {
     }
     files.sort(Comparator.comparing(row -> row.getString(0)));
     return SparkPlans.logicalPlan(spark.createDataFrame(files, SCHEMA));
+  }
+
+  /** Whether the file, or a folder between {@code folder} and it, is hidden (e.g. a writer's {@code _temporary}). */
+  private static boolean hidden(org.apache.hadoop.fs.Path folder, org.apache.hadoop.fs.Path file) {
+    int depth = folder.depth();
+    for (org.apache.hadoop.fs.Path p = file; p != null && p.depth() > depth; p = p.getParent()) {
+      if (p.getName().startsWith(".") || p.getName().startsWith("_")) {
+        return true;
+      }
+    }
+    return false;
   }
 }

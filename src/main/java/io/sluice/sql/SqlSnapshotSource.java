@@ -64,7 +64,8 @@ record SqlSnapshotSource(SqlFlowQuery snapshot, SqlFlowQuery version) implements
           + "; it must return the next version alone, e.g. with ORDER BY ... LIMIT 1");
     }
     Object next = zoneFree(rows.get(0).get(0));
-    return Optional.of(new Versioned(snapshotQuery(resolution, next, type), next));
+    // A NULL version is refused before its snapshot is read (the query could not even find its file).
+    return Optional.of(new Versioned(next == null ? null : snapshotQuery(resolution, next, type), next));
   }
 
   /**
