@@ -9,6 +9,7 @@ import io.sluice.graph.GraphRegistry;
 import io.sluice.graph.GraphResolver;
 import io.sluice.graph.Origin;
 import io.sluice.testing.SharedSpark;
+import io.sluice.testing.SourceLines;
 import java.util.List;
 import java.util.Optional;
 import java.util.UUID;
@@ -19,13 +20,9 @@ class SnapshotJavaApiTest {
   private final GraphRegistry registry = new GraphRegistry("spark_catalog", "default");
   private final RegisteringPipeline api = new RegisteringPipeline(registry);
 
-  private static int thisLine() {
-    return StackWalker.getInstance().walk(s -> s.skip(1).findFirst().orElseThrow()).getLineNumber();
-  }
-
   @Test
   void aMissingTargetOrSourceNamesTheCallersLine() {
-    int line = thisLine(); AutoCdcFromSnapshotFlowBuilder noTarget = api.autoCdcFromSnapshotFlow("f").source("s").keys("k");
+    int line = SourceLines.here(); AutoCdcFromSnapshotFlowBuilder noTarget = api.autoCdcFromSnapshotFlow("f").source("s").keys("k");
     GraphException e = assertThrows(GraphException.class, noTarget::create);
     assertEquals("FLOW_WITHOUT_TARGET", e.errorClass());
     assertEquals(Origin.of(SnapshotJavaApiTest.class.getName(), line), e.origin());
@@ -49,7 +46,7 @@ class SnapshotJavaApiTest {
   @Test
   void aFunctionSourceNeedsTheTargetsDeclaredColumns() {
     api.streamingTable("t").create();
-    int line = thisLine(); api.autoCdcFromSnapshotFlow("f").into("t").keys("id")
+    int line = SourceLines.here(); api.autoCdcFromSnapshotFlow("f").into("t").keys("id")
         .source(Long.class, (ctx, last) -> Optional.empty())
         .create();
     GraphException e = assertThrows(GraphException.class,

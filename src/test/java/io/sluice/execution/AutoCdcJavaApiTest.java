@@ -9,6 +9,7 @@ import io.sluice.api.RegisteringPipeline;
 import io.sluice.graph.GraphException;
 import io.sluice.graph.GraphRegistry;
 import io.sluice.graph.Origin;
+import io.sluice.testing.SourceLines;
 import io.sluice.testing.TestPipeline;
 import io.sluice.testing.UsersExample;
 import java.nio.file.Path;
@@ -64,19 +65,15 @@ class AutoCdcJavaApiTest {
   private final GraphRegistry registry = new GraphRegistry("spark_catalog", "default");
   private final RegisteringPipeline api = new RegisteringPipeline(registry);
 
-  private static int thisLine() {
-    return StackWalker.getInstance().walk(s -> s.skip(1).findFirst().orElseThrow()).getLineNumber();
-  }
-
   @Test
   void aMissingTargetOrSourceNamesTheCallersLine() {
-    int line = thisLine(); AutoCdcFlowBuilder noTarget = api.autoCdcFlow("f").source("s").keys("k").sequenceBy("q");
+    int line = SourceLines.here(); AutoCdcFlowBuilder noTarget = api.autoCdcFlow("f").source("s").keys("k").sequenceBy("q");
     GraphException e = assertThrows(GraphException.class, noTarget::create);
     assertEquals("FLOW_WITHOUT_TARGET", e.errorClass());
     assertEquals(Origin.of(AutoCdcJavaApiTest.class.getName(), line), e.origin());
     assertEquals("AUTO CDC flow 'f' needs into(target)", e.getMessage());
 
-    line = thisLine(); AutoCdcFlowBuilder noSource = api.autoCdcFlow("g").into("t").keys("k").sequenceBy("q");
+    line = SourceLines.here(); AutoCdcFlowBuilder noSource = api.autoCdcFlow("g").into("t").keys("k").sequenceBy("q");
     e = assertThrows(GraphException.class, noSource::create);
     assertEquals("AUTO_CDC_WITHOUT_SOURCE", e.errorClass());
     assertEquals(Origin.of(AutoCdcJavaApiTest.class.getName(), line), e.origin());
