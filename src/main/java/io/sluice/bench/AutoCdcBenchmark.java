@@ -65,11 +65,16 @@ public final class AutoCdcBenchmark {
     copy(spark, SCD1, APPEND_COPY);
     copy(spark, SCD1, MERGE_COPY);
     double append = time(() -> append(spark.table(BATCH).select("id", "name", "city"), APPEND_COPY));
-    double merge = time(this::handMerge);
+    JobCounter jobs = JobCounter.on(spark);
+    double[] merge = new double[1];
+    long mergeJobs = jobs.count(() -> merge[0] = time(this::handMerge));
     append(spark.table(BATCH), SOURCE);
-    UpdateResult update = update(spark, spec);
-    report(keys, batchRows, append, merge, flow(update, "scd1"), flow(update, "scd2"));
-    check(keys, flow(update, "scd1"));
+    UpdateResult[] update = new UpdateResult[1];
+    long updateJobs = jobs.count(() -> update[0] = update(spark, spec));
+    report(keys, batchRows, append, merge[0], flow(update[0], "scd1"), flow(update[0], "scd2"));
+    out.printf(Locale.ROOT, "Spark jobs: hand MERGE %d; Sluice update %d for its two flows' one batch each%n",
+        mergeJobs, updateJobs);
+    check(keys, flow(update[0], "scd1"));
   }
 
   /** Two AUTO CDC targets of the same change feed, one per SCD type, in a scratch pipeline. */

@@ -11,6 +11,7 @@ import static org.apache.spark.sql.functions.lit;
 import static org.apache.spark.sql.functions.max;
 import static org.apache.spark.sql.functions.not;
 import static org.apache.spark.sql.functions.sum;
+import static org.apache.spark.sql.functions.to_json;
 import static org.apache.spark.sql.functions.when;
 
 import io.delta.tables.DeltaTable;
@@ -43,6 +44,8 @@ import org.apache.spark.sql.types.StructField;
  * exception: it affects every key, so that batch reads both in full.
  */
 final class AutoCdcSink implements BatchSink {
+  private static final String ADAPTIVE = "spark.sql.adaptive.enabled";
+  private static final long SMALL_BATCH = 10_000;
   private final FlowRun run;
   private final String table;
   private final String appId;
@@ -50,6 +53,7 @@ final class AutoCdcSink implements BatchSink {
   private final CdcEvents events;
   private final AutoCdcColumns columns;
   private final FlowMode.AutoCdc mode;
+  private final long versionAtOpen;
 
   /** The sink of one flow's run: opens (or creates) the target's state store. */
   static AutoCdcSink open(FlowRun run, String table, String appId, Checkpoints checkpoints) {
@@ -66,7 +70,8 @@ final class AutoCdcSink implements BatchSink {
   @Override
   public void finish() {
     if (mode.scdType() == 1) {
-      store.collectTombstones(run.spark(), AutoCdcTableProperties.tombstoneThreshold(run.target()), columns);
+      store.collectTombstones(run.spark(), AutoCdcTableProperties.tombstoneThreshold(run.target()), columns.keys());
+      compactIfDue();
     }
   }
 
@@ -78,11 +83,18 @@ final class AutoCdcSink implements BatchSink {
     this.events = new CdcEvents(run.flow());
     this.columns = events.columns();
     this.mode = (FlowMode.AutoCdc) run.flow().definition().mode();
+    this.versionAtOpen = store.version(run.spark());
   }
 
   @Override
   public Written write(Dataset<Row> rows, long batchId, long rowCount) {
     SparkSession session = rows.sparkSession();
+    // A small batch's plans are joins and windows over a few thousand rows; adaptive
+    // execution would make each of their shuffles a Spark job of its own. Large batches keep it.
+    String adaptive = session.conf().get(ADAPTIVE, "true");
+    if (rowCount <= SMALL_BATCH) {
+      session.conf().set(ADAPTIVE, "false");
+    }
     Dataset<Row> incoming = events.of(rows);
     Truncation truncation = Truncation.of(session, store, incoming, truncates());
     Dataset<Row> changed = incoming.where(col(OP).notEqual(lit(TRUNCATE)));
@@ -90,30 +102,26 @@ final class AutoCdcSink implements BatchSink {
     Scope scope = truncation.isNew()
         ? Scope.everything()
         : Scope.of(changed.select(ColumnNames.cols(columns.keys())).distinct(), firstKey);
-    Dataset<Row> storedEvents =
-        scope.select(store.read(session).where(col(OP).notEqual(lit(TRUNCATE))), columns.keys());
-    Dataset<Row> known = storedEvents.drop(RECORDED_AT).unionByName(changed, true);
+    Dataset<Row> storedEvents = scope.select(store.read(session).where(col(OP).notEqual(lit(TRUNCATE))), columns.keys())
+        .drop(RECORDED_AT).persist();
+    Dataset<Row> known = storedEvents.unionByName(changed, true);
     Dataset<Row> combined = truncation.after(events.dedupe(known)).persist();
-    Dataset<Row> storeChanges = null;
+    Dataset<Row> newEvents = null;
     Dataset<Row> targetChanges = null;
     try {
       CdcReplay replay = mode.scdType() == 2
           ? CdcReplay.scd2(combined, columns)
           : CdcReplay.scd1(combined, columns);
-      Dataset<Row> storeBefore = truncation.isNew() ? store.read(session) : storedEvents;
-      Dataset<Row> storeAfter = truncation.withMarker(replay.kept().withColumn(RECORDED_AT, current_timestamp()));
-      List<String> storeMatch = new ArrayList<>(columns.keys());
-      storeMatch.add(SEQ);
-      storeChanges = KeyedDiff.changes(storeBefore.select(ColumnNames.cols(List.of(storeAfter.columns()))), storeAfter,
-          storeMatch, List.of(OP, CdcEvents.VALUES)).persist();
+      newEvents = truncation.withMarker(notStored(replay.kept(), storedEvents).withColumn(RECORDED_AT, current_timestamp()))
+          .persist();
       Dataset<Row> targetBefore = scope.select(session.table(table), columns.keys());
       List<String> targetMatch = targetMatch();
       targetChanges = KeyedDiff.changes(targetBefore.select(ColumnNames.cols(List.of(replay.rows().columns()))),
           replay.rows(), targetMatch, others(targetMatch)).persist();
-      Counts counts = Counts.of(storeChanges, targetChanges);
-      warnAboutRivals(known, batchId);
+      Counts counts = Counts.of(newEvents, targetChanges);
+      warnAboutRivals(known, changed, batchId);
+      session.conf().set(ADAPTIVE, adaptive);
       Dataset<Row> target = targetChanges;
-      Dataset<Row> state = storeChanges;
       Column targetScope = scope.on(col("t", firstKey));
       if (counts.targetChanges() > 0) {
         DeltaWrites.idempotently(session, appId, batchId, () -> {
@@ -122,21 +130,49 @@ final class AutoCdcSink implements BatchSink {
         });
       }
       if (counts.storeChanges() > 0) {
-        DeltaWrites.idempotently(session, appId, batchId, () -> {
-          KeyedDiff.merge(store.table(session), state, truncation.isNew() ? lit(true) : targetScope, storeMatch, true);
-          return null;
-        });
+        store.append(newEvents, appId, batchId);
       }
       return new Written(counts.upserted() + counts.deleted(), counts.metrics(rowCount, truncation.isNew()));
     } finally {
+      session.conf().set(ADAPTIVE, adaptive);
+      storedEvents.unpersist();
       combined.unpersist();
-      if (storeChanges != null) {
-        storeChanges.unpersist();
+      if (newEvents != null) {
+        newEvents.unpersist();
       }
       if (targetChanges != null) {
         targetChanges.unpersist();
       }
     }
+  }
+
+  /** The events of {@code kept} that the store does not hold yet (the same key, sequence, operation and values). */
+  private Dataset<Row> notStored(Dataset<Row> kept, Dataset<Row> stored) {
+    Column same = lit(true);
+    for (String key : columns.keys()) {
+      same = same.and(col("k", key).eqNullSafe(col("s", key)));
+    }
+    same = same.and(col("k", SEQ).eqNullSafe(col("s", SEQ))).and(col("k", OP).equalTo(col("s", OP)))
+        .and(to_json(col("k", CdcEvents.VALUES)).eqNullSafe(to_json(col("s", CdcEvents.VALUES))));
+    return kept.as("k").join(stored.as("s"), same, "left_anti");
+  }
+
+  /**
+   * SCD type 1 keeps only the events that still decide something: when the store's commits
+   * passed a multiple of the compaction interval during this run, it is rewritten with just
+   * those, so it grows with the keys, not with the events.
+   */
+  private void compactIfDue() {
+    long interval = AutoCdcTableProperties.stateCompactionInterval(run.target());
+    if (store.version(run.spark()) / interval == versionAtOpen / interval) {
+      return;
+    }
+    SparkSession spark = run.spark();
+    Dataset<Row> all = store.read(spark);
+    Truncation truncation = Truncation.of(spark, store, all.limit(0), truncates());
+    Dataset<Row> live = all.where(col(OP).notEqual(lit(TRUNCATE)));
+    Dataset<Row> needed = CdcReplay.scd1(truncation.after(events.dedupe(live)), columns).kept();
+    store.compact(needed.unionByName(all.where(col(OP).equalTo(lit(TRUNCATE)))));
   }
 
   /** Whether any flow into the target can truncate it: a truncate voids the older events of every flow. */
@@ -164,16 +200,15 @@ final class AutoCdcSink implements BatchSink {
   }
 
   /**
-   * What one batch changed, from the two diffs: the events the store took (§4.7's upserts
-   * and deletes) and the target rows inserted, updated and deleted.
+   * What one batch changed: the events the store took (§4.7's upserts and deletes) and, from
+   * the target's diff, its rows inserted, updated and deleted.
    */
   private record Counts(long storeChanges, long upserted, long deleted, long inserted, long updated, long removed) {
-    static Counts of(Dataset<Row> storeChanges, Dataset<Row> targetChanges) {
-      Column taken = col(KeyedDiff.ACTION).notEqual(lit(KeyedDiff.DELETE));
-      Row events = storeChanges.agg(
+    static Counts of(Dataset<Row> newEvents, Dataset<Row> targetChanges) {
+      Row events = newEvents.agg(
           count(lit(true)),
-          sum(when(taken.and(col(OP).equalTo(lit(CdcEvents.UPSERT))), 1).otherwise(0)),
-          sum(when(taken.and(col(OP).equalTo(lit(CdcEvents.DELETE))), 1).otherwise(0))).first();
+          sum(when(col(OP).equalTo(lit(CdcEvents.UPSERT)), 1).otherwise(0)),
+          sum(when(col(OP).equalTo(lit(CdcEvents.DELETE)), 1).otherwise(0))).first();
       Row rows = targetChanges.agg(
           sum(when(col(KeyedDiff.ACTION).equalTo(lit(KeyedDiff.INSERT)), 1).otherwise(0)),
           sum(when(col(KeyedDiff.ACTION).equalTo(lit(KeyedDiff.UPDATE)), 1).otherwise(0)),
@@ -203,8 +238,15 @@ final class AutoCdcSink implements BatchSink {
   }
 
   /** §4.3: two different upserts at one key and sequence are resolved, and said so. */
-  private void warnAboutRivals(Dataset<Row> known, long batchId) {
-    long keys = events.rivals(known);
+  private void warnAboutRivals(Dataset<Row> known, Dataset<Row> batch, long batchId) {
+    // Only pairs the batch brings: the store may hold a pair's loser beside its winner.
+    List<String> pair = new ArrayList<>(columns.keys());
+    pair.add(SEQ);
+    Column same = lit(true);
+    for (String column : pair) {
+      same = same.and(col("k", column).eqNullSafe(col("b", column)));
+    }
+    long keys = events.rivals(known.as("k").join(batch.select(ColumnNames.cols(pair)).as("b"), same, "left_semi"));
     if (keys > 0) {
       run.warn("batch " + batchId + ": " + keys + " key(s) had different upserts at one sequence; kept, for each,"
           + " the one whose values sort last as JSON", Map.of("batch_id", batchId, "keys_with_rival_upserts", keys));

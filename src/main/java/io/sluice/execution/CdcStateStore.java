@@ -3,28 +3,30 @@ package io.sluice.execution;
 import static io.sluice.execution.ColumnNames.col;
 import static org.apache.spark.sql.functions.expr;
 import static org.apache.spark.sql.functions.lit;
-import static org.apache.spark.sql.functions.max;
 
 import io.delta.tables.DeltaTable;
-import io.sluice.graph.AutoCdcColumns;
 import io.sluice.graph.SparkErrors;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import org.apache.spark.sql.Column;
 import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
 import org.apache.spark.sql.SparkSession;
-import org.apache.spark.sql.expressions.Window;
+import org.apache.spark.sql.delta.DeltaLog;
 import org.apache.spark.sql.types.StructType;
 
 /**
- * The hidden side of an AUTO CDC target: a Delta table of the events each key still needs
- * (the tombstones of SCD type 1, every event of SCD type 2), so that late events land
- * where they belong. It lives beside the flows' checkpoints, so a full refresh of the
+ * The hidden side of an AUTO CDC target: a Delta table of the change events its keys have
+ * received (the tombstones of SCD type 1, every event of SCD type 2), so that late events
+ * land where they belong. It lives beside the flows' checkpoints, so a full refresh of the
  * target clears it too, and readers of the target never see it.
+ *
+ * <p>The store is a log: a batch appends its new events (a plain idempotent append, far
+ * cheaper than a MERGE) and readers replay a key's events, where the newest decide. Events
+ * that can no longer decide anything (superseded, voided by a truncate, or expired
+ * tombstones) are removed now and then by {@link #compact} and {@link #collectTombstones}.
  */
 final class CdcStateStore {
   private final Path path;
@@ -54,34 +56,82 @@ final class CdcStateStore {
     return DeltaWrites.committedVersion(spark, path, appId);
   }
 
+  /** The store's current Delta version. */
+  long version(SparkSession spark) {
+    return DeltaLog.forTableWithSnapshot(spark, path.toString())._2().version();
+  }
+
   DeltaTable table(SparkSession session) {
     return DeltaTable.forPath(session, path.toString());
   }
 
   /**
-   * Forgets the deletes recorded more than {@code threshold} ago that are still their key's
-   * last event (SCD type 1 tombstones): a later event with a lower sequence for such a key
-   * is applied again. A delete that upserts followed stays: under IGNORE NULL UPDATES it is
-   * where their merging of NULLs starts.
+   * Appends {@code events} in one commit that Delta skips if ({@code appId}, {@code batchId})
+   * already committed here. New value columns are added to the store.
    */
-  void collectTombstones(SparkSession spark, Duration threshold, AutoCdcColumns columns) {
+  void append(Dataset<Row> events, String appId, long batchId) {
+    try {
+      events.write().format("delta").mode("append")
+          .option("mergeSchema", "true")
+          .option("txnAppId", appId)
+          .option("txnVersion", String.valueOf(batchId))
+          .save(path.toString());
+    } catch (Exception e) {
+      throw SparkErrors.unchecked(e);
+    }
+  }
+
+  /**
+   * Rewrites the store with only the events in {@code needed} (computed from the store itself,
+   * so a crash before the commit leaves it as it was and a rerun computes the same).
+   */
+  void compact(Dataset<Row> needed) {
+    try {
+      needed.write().format("delta").mode("overwrite").save(path.toString());
+    } catch (Exception e) {
+      throw SparkErrors.unchecked(e);
+    }
+  }
+
+  /**
+   * Forgets the deletes recorded more than {@code threshold} ago that are still their key's
+   * last event (SCD type 1 tombstones), with the older events of their keys: a later event
+   * with a lower sequence for such a key is applied again. A delete that upserts followed
+   * stays: under IGNORE NULL UPDATES it is where their merging of NULLs starts.
+   *
+   * <p>The expired deletes are looked for first: the store's file statistics on the recording
+   * time skip every file written within the threshold, so an update with nothing to forget
+   * reads little.
+   */
+  void collectTombstones(SparkSession spark, Duration threshold, List<String> keys) {
     Column expired = col(CdcEvents.OP).equalTo(lit(CdcEvents.DELETE))
         .and(col(CdcEvents.RECORDED_AT).lt(expr("current_timestamp() - INTERVAL " + threshold.toSeconds() + " SECONDS")));
-    if (columns.ignoreNull().isEmpty()) {
-      // One event per key: every delete is its key's last.
-      table(spark).delete(expired);
+    String upTo = "__sluice_tombstone_seq";
+    Dataset<Row> candidates = read(spark).where(expired).select(keyColumns(keys, col(CdcEvents.SEQ).as(upTo)));
+    if (candidates.isEmpty()) {
       return;
     }
-    List<String> match = new ArrayList<>(columns.keys());
-    match.add(CdcEvents.SEQ);
-    Dataset<Row> tombstones = read(spark)
-        .withColumn("__sluice_last", max(col(CdcEvents.SEQ)).over(Window.partitionBy(ColumnNames.cols(columns.keys()))))
-        .where(expired.and(col(CdcEvents.SEQ).equalTo(col("__sluice_last"))))
-        .select(ColumnNames.cols(match));
-    Column on = lit(true);
-    for (String column : match) {
-      on = on.and(col("t", column).eqNullSafe(col("s", column)));
+    Column later = sameKey(keys, "e", "t").and(col("e", CdcEvents.SEQ).gt(col("t", upTo)));
+    Dataset<Row> tombstones = candidates.as("t").join(read(spark).as("e"), later, "left_anti");
+    table(spark).as("e").merge(tombstones.as("t"), sameKey(keys, "e", "t").and(col("e", CdcEvents.SEQ).leq(col("t", upTo))))
+        .whenMatched().delete()
+        .execute();
+  }
+
+  private static Column[] keyColumns(List<String> keys, Column extra) {
+    Column[] columns = new Column[keys.size() + 1];
+    for (int i = 0; i < keys.size(); i++) {
+      columns[i] = col(keys.get(i));
     }
-    table(spark).as("t").merge(tombstones.as("s"), on).whenMatched().delete().execute();
+    columns[keys.size()] = extra;
+    return columns;
+  }
+
+  private static Column sameKey(List<String> keys, String left, String right) {
+    Column on = lit(true);
+    for (String key : keys) {
+      on = on.and(col(left, key).equalTo(col(right, key)));
+    }
+    return on;
   }
 }

@@ -119,17 +119,15 @@ final class SharedCdcState {
         .where(col(CHANGE_TYPE).notEqual(lit("update_preimage")));
     Dataset<Row> after = withoutNewerKeys(session,
         committed.select(event(committed, at, col(CHANGE_TYPE).equalTo(lit("delete")))), event(at));
-    List<String> keys = events.keys();
-    Column sameKey = lit(true);
-    for (String key : keys) {
-      sameKey = sameKey.and(col("s", key).equalTo(col("a", key)));
+    // An event already stored at the snapshot's version gives way to the snapshot's (§5.5).
+    Column sameEvent = col("s", CdcEvents.SEQ).equalTo(col("a", CdcEvents.SEQ));
+    for (String key : events.keys()) {
+      sameEvent = sameEvent.and(col("s", key).equalTo(col("a", key)));
     }
-    Dataset<Row> before = store.read(session).as("s").join(after.as("a"), sameKey, "left_semi");
-    List<String> compared = List.of(CdcEvents.SEQ, CdcEvents.OP, CdcEvents.VALUES);
-    Dataset<Row> storeChanges = KeyedDiff.changes(
-        before.select(ColumnNames.cols(List.of(after.columns()))), after, keys, compared);
+    Column on = sameEvent;
     DeltaWrites.idempotently(session, appId, snapshot.number(), () -> {
-      KeyedDiff.merge(store.table(session), storeChanges, lit(true), keys, true);
+      store.table(session).as("s").merge(after.as("a"), on).whenMatched().updateAll().whenNotMatched().insertAll()
+          .withSchemaEvolution().execute();
       return null;
     });
   }

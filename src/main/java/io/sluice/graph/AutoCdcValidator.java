@@ -17,6 +17,7 @@ final class AutoCdcValidator {
     String name = "AUTO CDC flow '" + flow.name() + "'";
     DatasetDefinition target = streamingTarget(graph, flow, name);
     AutoCdcTableProperties.tombstoneThreshold(target);
+    AutoCdcTableProperties.stateCompactionInterval(target);
     if (mode.once() && flow.streaming()) {
       throw new GraphException("AUTO_CDC_ONCE_STREAMING_SOURCE", origin,
           name + " runs ONCE, as a batch: read its source without STREAM");

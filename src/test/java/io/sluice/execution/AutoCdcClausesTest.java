@@ -101,6 +101,28 @@ class AutoCdcClausesTest {
   }
 
   @Test
+  void theStateIsCompactedToTheEventsThatStillDecide() {
+    TestPipeline p = pipeline("cdc:id INT, v STRING, op STRING, seq INT", """
+        CREATE STREAMING TABLE t TBLPROPERTIES ('pipelines.cdc.stateCompactionInterval' = '2');
+        CREATE FLOW t_flow AS AUTO CDC INTO t FROM STREAM(cdc) KEYS (id)
+          APPLY AS DELETE WHEN op = 'DELETE' SEQUENCE BY seq COLUMNS * EXCEPT (op, seq);
+        """);
+    insert(p, "cdc", "(1, 'a', 'U', 1), (2, 'b', 'U', 1)");
+    runOk(p);
+    insert(p, "cdc", "(1, 'a2', 'U', 2), (2, NULL, 'DELETE', 2)");
+    runOk(p); // the state's second commit: compacted after the batch
+    Path state = new Checkpoints(p.spec().storage()).autoCdcState(
+        new io.sluice.graph.DatasetName("spark_catalog", p.database(), "t"));
+    assertEquals(List.of("[1,2,U]", "[2,2,D]"), p.spark().read().format("delta").load(state.toString())
+            .selectExpr("id", "__sluice_seq", "__sluice_op").collectAsList().stream().map(Object::toString).sorted().toList(),
+        "one event per key: the upsert and the tombstone that decide");
+    insert(p, "cdc", "(1, 'late', 'U', 1), (2, 'late', 'U', 1), (3, 'c', 'U', 1)");
+    UpdateResult result = runOk(p);
+    assertEquals(List.of("[1,a2]", "[3,c]"), p.rows("SELECT * FROM t"), "late events stay ignored after compaction");
+    assertEquals(2L, result.flows().get(0).kindMetrics().get("num_ignored_events"));
+  }
+
+  @Test
   void nullKeysAndSequencesFailTheFlowAndApplyNothing() {
     TestPipeline p = pipeline("a:id INT, v STRING, seq INT;b:id INT, v STRING, seq INT", """
         CREATE STREAMING TABLE ta;
