@@ -109,12 +109,15 @@ final class AutoCdcSink implements BatchSink {
     Dataset<Row> newEvents = null;
     Dataset<Row> targetChanges = null;
     try {
-      CdcReplay replay = mode.scdType() == 2
-          ? CdcReplay.scd2(combined, columns)
-          : CdcReplay.scd1(combined, columns);
+      CdcReplay replay = replay(combined);
       newEvents = truncation.withMarker(notStored(replay.kept(), storedEvents).withColumn(RECORDED_AT, current_timestamp()))
           .persist();
-      Dataset<Row> targetBefore = scope.select(session.table(table), columns.keys());
+      // The target holds what the stored events make of its keys (each batch commits the target
+      // first, then the store, and a replayed batch skips the target's commit), so its rows
+      // before the batch come from the store, not from a read of the target.
+      // The empty union gives the stored events the batch's columns, should the flow have new ones.
+      Dataset<Row> stored = storedEvents.unionByName(changed.where(lit(false)), true);
+      Dataset<Row> targetBefore = replay(truncation.beforeBatch(events.dedupe(stored))).rows();
       List<String> targetMatch = targetMatch();
       targetChanges = KeyedDiff.changes(targetBefore.select(ColumnNames.cols(List.of(replay.rows().columns()))),
           replay.rows(), targetMatch, others(targetMatch)).persist();
@@ -144,6 +147,10 @@ final class AutoCdcSink implements BatchSink {
         targetChanges.unpersist();
       }
     }
+  }
+
+  private CdcReplay replay(Dataset<Row> events) {
+    return mode.scdType() == 2 ? CdcReplay.scd2(events, columns) : CdcReplay.scd1(events, columns);
   }
 
   /** The events of {@code kept} that the store does not hold yet (the same key, sequence, operation and values). */
@@ -284,12 +291,12 @@ final class AutoCdcSink implements BatchSink {
    * The truncate watermark (SCD type 1, §4.5): the highest sequence a truncate was applied
    * at. Events at or below it are void; a batch that raises it empties the table first.
    */
-  private record Truncation(Dataset<Row> watermark, boolean isNew, Dataset<Row> marker) {
+  private record Truncation(Dataset<Row> watermark, Dataset<Row> storedWatermark, boolean isNew, Dataset<Row> marker) {
     private static final String AT = "__sluice_truncated_at";
 
     static Truncation of(SparkSession session, CdcStateStore store, Dataset<Row> incoming, boolean enabled) {
       if (!enabled) {
-        return new Truncation(null, false, null);
+        return new Truncation(null, null, false, null);
       }
       Dataset<Row> stored = store.read(session).where(col(OP).equalTo(lit(TRUNCATE)));
       Dataset<Row> batch = incoming.where(col(OP).equalTo(lit(TRUNCATE)));
@@ -299,15 +306,25 @@ final class AutoCdcSink implements BatchSink {
           .first();
       boolean isNew = !seen.isNullAt(0) && seen.getBoolean(0);
       Dataset<Row> watermark = stored.select(col(SEQ)).unionByName(batch.select(col(SEQ))).agg(max(col(SEQ)).as(AT));
-      return new Truncation(watermark, isNew, isNew ? batch.agg(max(col(SEQ)).as(SEQ)) : null);
+      return new Truncation(watermark, stored.agg(max(col(SEQ)).as(AT)), isNew,
+          isNew ? batch.agg(max(col(SEQ)).as(SEQ)) : null);
     }
 
     /** The events still in force: those after the watermark. */
     Dataset<Row> after(Dataset<Row> combined) {
+      return after(combined, watermark);
+    }
+
+    /** The events that were in force before the batch: those after the stored watermark. */
+    Dataset<Row> beforeBatch(Dataset<Row> stored) {
+      return after(stored, storedWatermark);
+    }
+
+    private static Dataset<Row> after(Dataset<Row> events, Dataset<Row> watermark) {
       if (watermark == null) {
-        return combined;
+        return events;
       }
-      return combined.crossJoin(watermark).where(col(AT).isNull().or(col(SEQ).gt(col(AT)))).drop(AT);
+      return events.crossJoin(watermark).where(col(AT).isNull().or(col(SEQ).gt(col(AT)))).drop(AT);
     }
 
     /** The store's rows to keep, plus the new watermark's own row when this batch raised it. */
