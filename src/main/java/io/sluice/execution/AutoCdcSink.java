@@ -30,18 +30,19 @@ import org.apache.spark.sql.types.StructField;
 
 /**
  * One micro-batch of an AUTO CDC flow (SEMANTICS §4). The batch's events are combined with
- * the events the state store holds for the same keys, replayed in sequence order into the
- * rows those keys should have, and the target and the store are each brought there by one
- * MERGE of only what differs.
+ * the events the state store holds for the same keys and replayed in sequence order into the
+ * rows those keys should have; the stored events alone replay into the rows they have now.
+ * One MERGE of only what differs brings the target there, and the batch's new events are
+ * appended to the store.
  *
- * <p>Exactly-once: both MERGEs are idempotent Delta commits for (app id, batch id), the
- * target's first. The replay depends only on the store and the batch, so a batch replayed
- * after a crash between the two commits computes the same result: the target's commit is
- * skipped and the store's is made.
+ * <p>Exactly-once: the MERGE and the append are idempotent Delta commits for (app id, batch
+ * id), the target's first. The replay depends only on the store and the batch, so a batch
+ * replayed after a crash between the two commits computes the same result: the target's
+ * commit is skipped and the store's is made.
  *
- * <p>Cost: the store and the target are read through literal bounds on the first key (see
- * {@link KeyBounds}), so a batch touches the files its keys live in. A new TRUNCATE is the
- * exception: it affects every key, so that batch reads both in full.
+ * <p>Cost: the store is read through literal bounds on the first key (see {@link KeyBounds}),
+ * and so is the target by the MERGE, so a batch touches the files its keys live in. A new
+ * TRUNCATE is the exception: it affects every key, so that batch reads both in full.
  */
 final class AutoCdcSink implements BatchSink {
   private static final String ADAPTIVE = "spark.sql.adaptive.enabled";
