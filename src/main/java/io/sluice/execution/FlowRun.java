@@ -100,7 +100,16 @@ final class FlowRun {
 
   /** Records a warning about this flow in the event log. */
   void warn(String message, Map<String, Object> details) {
-    events.event(EventLevel.WARN, EventType.FLOW_PROGRESS, "flow '" + flow.name() + "': " + message)
+    record(EventLevel.WARN, message, details);
+  }
+
+  /** Records something the flow did, or chose not to do, in the event log. */
+  void info(String message, Map<String, Object> details) {
+    record(EventLevel.INFO, message, details);
+  }
+
+  private void record(EventLevel level, String message, Map<String, Object> details) {
+    events.event(level, EventType.FLOW_PROGRESS, "flow '" + flow.name() + "': " + message)
         .flow(flow.name().name())
         .dataset(target.name().name())
         .details(details)

@@ -3,6 +3,7 @@ package io.sluice.execution;
 import io.sluice.SluiceException;
 import io.sluice.graph.FlowMode;
 import io.sluice.graph.SnapshotSource;
+import java.util.Map;
 import java.util.Optional;
 
 /**
@@ -43,16 +44,21 @@ final class SnapshotFlowExecutor implements FlowExecutor {
         }
         break;
       }
+      Optional<String> source = fingerprint(run, next.get());
+      if (source.isPresent() && log.last().flatMap(SnapshotLog.Entry::source).equals(withTargetVersion(run, source))) {
+        run.info("its source has not changed since its last snapshot; not read", Map.of("snapshot", log.nextNumber() - 1));
+        break;
+      }
       Object version = checkVersion(run, next.get().version(), last);
       SnapshotLog.Entry entry = new SnapshotLog.Entry(
-          log.nextNumber(), version, DeltaWrites.tableVersion(run.spark(), run.target().name()));
+          log.nextNumber(), version, DeltaWrites.tableVersion(run.spark(), run.target().name()), Optional.empty());
       log.begin(entry);
       run.withFlowConf(() -> {
         SnapshotSink at = sink.at(entry);
         run.processBatch(at.conform(next.get().rows()), entry.number(), at);
         return null;
       });
-      log.commit(entry);
+      log.commit(entry.withSource(withTargetVersion(run, source)));
       last = Optional.of(version);
       if (mode.versions().isEmpty()) {
         break;
@@ -61,6 +67,23 @@ final class SnapshotFlowExecutor implements FlowExecutor {
     if (mode.once()) {
       once.markDone();
     }
+  }
+
+  /**
+   * A periodic snapshot's {@link SourceFingerprint}: equal to the last one's, the source did
+   * not change and its snapshot would change nothing. Not for a target other flows write too,
+   * whose keys may have changed since, nor for historical snapshots, each read once anyway.
+   */
+  private Optional<String> fingerprint(FlowRun run, SnapshotSource.Versioned next) {
+    if (mode.versions().isPresent() || run.flowsIntoTarget().size() > 1) {
+      return Optional.empty();
+    }
+    return run.withFlowConf(() -> SourceFingerprint.of(next.rows(), run.flow().definition().sqlConf()));
+  }
+
+  /** The fingerprint with the target's version: a target changed by hand is brought back by the next snapshot. */
+  private static Optional<String> withTargetVersion(FlowRun run, Optional<String> source) {
+    return source.map(s -> s + "@" + DeltaWrites.tableVersion(run.spark(), run.target().name()));
   }
 
   private Optional<SnapshotSource.Versioned> next(FlowRun run, Optional<Object> last) {

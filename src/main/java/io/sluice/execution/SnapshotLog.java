@@ -31,13 +31,20 @@ import java.util.function.Consumer;
 final class SnapshotLog {
   private static final String LAST = "last";
   private static final String PENDING = "pending";
+  private static final String SOURCE = "source_fingerprint";
   private final Path dir;
 
   /**
-   * One snapshot: its number in the flow's sequence, its version, and the target's Delta
-   * version before the snapshot was applied (so its commit is the one after).
+   * One snapshot: its number in the flow's sequence, its version, the target's Delta
+   * version before the snapshot was applied (so its commit is the one after), and, once
+   * applied, what it read and left: its {@link SourceFingerprint} with the target's version
+   * after it, when the source has a fingerprint.
    */
-  record Entry(long number, Object version, long tableVersionBefore) {}
+  record Entry(long number, Object version, long tableVersionBefore, Optional<String> source) {
+    Entry withSource(Optional<String> readAndLeft) {
+      return new Entry(number, version, tableVersionBefore, readAndLeft);
+    }
+  }
 
   private SnapshotLog(Path dir) {
     this.dir = dir;
@@ -94,7 +101,8 @@ final class SnapshotLog {
       byte[] bytes = Base64.getDecoder().decode(properties.getProperty("serialized"));
       try (ObjectInputStream in = new ObjectInputStream(new ByteArrayInputStream(bytes))) {
         return Optional.of(new Entry(Long.parseLong(properties.getProperty("number")), in.readObject(),
-            Long.parseLong(properties.getProperty("table_version_before"))));
+            Long.parseLong(properties.getProperty("table_version_before")),
+            Optional.ofNullable(properties.getProperty(SOURCE))));
       }
     } catch (IOException e) {
       throw new UncheckedIOException("cannot read the snapshot log " + file, e);
@@ -109,6 +117,7 @@ final class SnapshotLog {
     properties.setProperty("version", String.valueOf(entry.version()));
     properties.setProperty("serialized", serialize(entry.version()));
     properties.setProperty("table_version_before", Long.toString(entry.tableVersionBefore()));
+    entry.source().ifPresent(source -> properties.setProperty(SOURCE, source));
     try {
       Files.createDirectories(dir);
       Path temp = dir.resolve(name + ".tmp");

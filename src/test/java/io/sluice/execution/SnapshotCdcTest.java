@@ -94,15 +94,20 @@ class SnapshotCdcTest {
     assertEquals(SnapshotExample.SCD2_CITY, p.rows("SELECT * FROM customers_by_city"));
   }
 
+  /**
+   * A periodic snapshot rewrites only the keys that changed; one whose source tables did not
+   * commit since is not read at all, unless its query or its target changed.
+   */
   @Test
   void aPeriodicSnapshotRewritesOnlyTheChangedKeys() {
-    TestPipeline p = new TestPipeline(dir).sql("""
+    String flows = """
         CREATE STREAMING TABLE accounts;
         CREATE FLOW accounts_flow AS AUTO CDC INTO accounts FROM SNAPSHOT accounts_src KEYS (id);
         CREATE STREAMING TABLE accounts_history;
         CREATE FLOW accounts_history_flow AS AUTO CDC INTO accounts_history
-        FROM SNAPSHOT (SELECT id, balance FROM accounts_src) KEYS (id) STORED AS SCD TYPE 2;
-        """);
+        FROM SNAPSHOT (SELECT id, balance FROM accounts_src WHERE id > %d) KEYS (id) STORED AS SCD TYPE 2;
+        """;
+    TestPipeline p = new TestPipeline(dir).sql(flows.formatted(0));
     p.spark().sql("CREATE DATABASE IF NOT EXISTS " + p.database());
     p.spark().sql("CREATE TABLE " + p.database() + ".accounts_src USING delta AS"
         + " SELECT id, id * 10 AS balance FROM range(1, 1001)");
@@ -121,6 +126,28 @@ class SnapshotCdcTest {
     List<String> history = p.rows("SELECT id, balance, __END_AT IS NULL FROM accounts_history WHERE id IN (7, 8)");
     assertEquals(List.of("[7,-1,true]", "[7,70,false]", "[8,80,false]"), history);
     assertEquals(999L, p.spark().table(p.database() + ".accounts_history").where("__END_AT IS NULL").count());
+
+    long accountsCommits = commits(p, "accounts");
+    assertEquals(Map.of("accounts_flow", 0, "accounts_history_flow", 0), batches(p.run()), "nothing new: not read");
+    assertEquals(accountsCommits, commits(p, "accounts"), "no commit to the target");
+    List<String> notRead = p.spark().read().format("delta").load(p.root().resolve(".sluice/system/event_log").toString())
+        .where("level = 'INFO' AND message LIKE '%not read'").select("origin.flow_name").collectAsList().stream()
+        .map(r -> r.getString(0)).sorted().toList();
+    assertEquals(List.of("accounts_flow", "accounts_history_flow"), notRead, "the event log says which flows skipped");
+
+    p.sql(flows.formatted(990));
+    p.spark().sql("DELETE FROM " + p.database() + ".accounts WHERE id = 1");
+    assertEquals(Map.of("accounts_flow", 1, "accounts_history_flow", 1), batches(p.run()),
+        "a target changed by hand and an edited query are read");
+    assertEquals(List.of("[1,10]"), p.rows("SELECT * FROM accounts WHERE id = 1"), "the next snapshot undid the change");
+    assertEquals(List.of("[991]", "[992]"), p.rows("SELECT id FROM accounts_history WHERE __END_AT IS NULL AND id < 993"));
+    assertEquals(10L, p.spark().table(p.database() + ".accounts_history").where("__END_AT IS NULL").count());
+  }
+
+  private static Map<String, Integer> batches(UpdateResult result) {
+    assertTrue(result.succeeded(), () -> result.flows().toString());
+    return result.flows().stream().filter(f -> f.flow().startsWith("accounts"))
+        .collect(java.util.stream.Collectors.toMap(FlowOutcome::flow, FlowOutcome::batches));
   }
 
   @Test
