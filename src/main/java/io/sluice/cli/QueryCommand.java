@@ -5,7 +5,6 @@ import io.sluice.spec.LibraryLoader;
 import io.sluice.spec.PipelineSpec;
 import java.nio.file.Path;
 import java.util.List;
-import java.util.regex.Pattern;
 import org.apache.spark.sql.SparkSession;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -14,8 +13,6 @@ import picocli.CommandLine.Parameters;
 /** {@code sluice query}: any Spark SQL statement against the pipeline's catalog, and its event log. */
 @Command(name = "query", description = "Run a Spark SQL statement against the pipeline's catalog (event_log is the event log).")
 final class QueryCommand extends PipelineCommand {
-  private static final Pattern NAMES_EVENT_LOG = Pattern.compile("(?i)\\b" + EventLog.VIEW_NAME + "\\b");
-
   @Option(names = "--format", defaultValue = "table", description = "table, csv or json (JSON Lines).")
   ResultPrinter.Format format;
 
@@ -34,10 +31,7 @@ final class QueryCommand extends PipelineCommand {
   @Override
   int run(PipelineSpec spec, SparkSession spark) {
     useNamespace(spark, spec);
-    // Opening the event log's Delta table costs seconds, so only a statement that names it pays that.
-    if (NAMES_EVENT_LOG.matcher(sql()).find()) {
-      EventLog.read(spark, spec.storage()).ifPresent(log -> log.createOrReplaceTempView(EventLog.VIEW_NAME));
-    }
+    EventLog.read(spark, spec.storage()).ifPresent(log -> log.createOrReplaceTempView(EventLog.VIEW_NAME));
     spark.conf().set("spark.sql.jsonGenerator.ignoreNullFields", "false");
     ResultPrinter.print(spark.sql(sql()), format, System.out);
     return 0;
