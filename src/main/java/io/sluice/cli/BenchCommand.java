@@ -40,7 +40,7 @@ final class BenchCommand implements Callable<Integer> {
       Path root = dir != null ? dir : Files.createTempDirectory("sluice-bench");
       SparkSession.Builder builder = SparkSession.builder().appName("sluice bench");
       SparkSessions.embeddedDefaults(root.resolve("storage")).forEach(builder::config);
-      SparkSessions.deltaSettings().forEach(builder::config);
+      SparkSessions.sessionSettings().forEach(builder::config);
       SparkSession spark = builder.enableHiveSupport().getOrCreate();
       try {
         run(spark, root);

@@ -47,8 +47,9 @@ final class CdcStateStore {
     return new CdcStateStore(path);
   }
 
+  /** The store as of its current version, pinned for the reason {@link DeltaWrites#readPinned} gives. */
   Dataset<Row> read(SparkSession session) {
-    return session.read().format("delta").load(path.toString());
+    return session.read().format("delta").option("versionAsOf", version(session)).load(path.toString());
   }
 
   /** The highest batch committed here under {@code appId}, or -1. */

@@ -69,6 +69,16 @@ final class DeltaWrites {
     return (Long) snapshot.transactions().get(appId).getOrElse(() -> -1L);
   }
 
+  /**
+   * The table as of its current version, for a batch that caches what it reads of a table
+   * and then writes that table: after each write Spark re-plans every cached plan that reads the
+   * table's latest version, which lists the table's files again (a Spark job per scan). A read of
+   * a pinned version is not such a plan.
+   */
+  static Dataset<Row> readPinned(SparkSession session, DatasetName table) {
+    return session.read().option("versionAsOf", tableVersion(session, table)).table(table.quoted());
+  }
+
   /** The table's current Delta version. */
   static long tableVersion(SparkSession spark, DatasetName table) {
     return snapshot(spark, table).version();

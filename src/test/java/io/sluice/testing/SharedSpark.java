@@ -26,7 +26,7 @@ public final class SharedSpark {
       }
       SparkSession.Builder builder = SparkSession.builder().appName("sluice-tests");
       SparkSessions.embeddedDefaults(storage).forEach(builder::config);
-      SparkSessions.deltaSettings().forEach(builder::config);
+      SparkSessions.sessionSettings().forEach(builder::config);
       session = builder
           .master("local[2]")
           .config("spark.sql.shuffle.partitions", "2")
