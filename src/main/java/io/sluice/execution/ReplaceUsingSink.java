@@ -75,7 +75,8 @@ final class ReplaceUsingSink implements BatchSink {
     try {
       Dataset<Row> batchKeys = kept.groupBy(array(keyColumns(""))).agg(max(col(SEQ)).as(SEQ));
       KeyBounds bounds = KeyBounds.of(batchKeys, mode.keys().get(0));
-      Dataset<Row> stored = DeltaWrites.readPinned(session, run.target().name()).where(bounds.on(col("`" + mode.keys().get(0) + "`")))
+      Dataset<Row> stored = DeltaWrites.readPinned(session, run.target().name())
+          .where(bounds.on(col("`" + mode.keys().get(0) + "`")))
           .groupBy(array(keyColumns(""))).agg(max(mode.sequence()).as(TARGET_SEQ));
       decisions = batchKeys.as("b").join(stored.as("t"), keysMatch("b", "t"), "left")
           .select(array(concat(keyColumns("b."), List.of(col("b." + SEQ).as(SEQ), decision().as(DECISION)))))

@@ -115,12 +115,14 @@ final class SnapshotSink implements BatchSink {
     Dataset<Row> changes;
     if (mode.scdType() == 2) {
       match.add(AutoCdcColumns.START_AT);
-      Dataset<Row> open = DeltaWrites.readPinned(session, run.target().name()).where(col(AutoCdcColumns.END_AT).isNull())
+      Dataset<Row> open = DeltaWrites.readPinned(session, run.target().name())
+          .where(col(AutoCdcColumns.END_AT).isNull())
           .select(ColumnNames.cols(List.of(columns.targetSchema().fieldNames())));
       Dataset<Row> after = SnapshotHistory.after(open, rows, at, columns);
       changes = KeyedDiff.changes(open, after, match, others(match));
     } else {
-      Dataset<Row> before = DeltaWrites.readPinned(session, run.target().name()).select(ColumnNames.cols(List.of(rows.columns())));
+      Dataset<Row> before = DeltaWrites.readPinned(session, run.target().name())
+          .select(ColumnNames.cols(List.of(rows.columns())));
       changes = KeyedDiff.changes(before, rows, match, columns.values());
     }
     if (shared.isPresent()) {
