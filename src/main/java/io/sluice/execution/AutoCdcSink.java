@@ -5,12 +5,10 @@ import static io.sluice.execution.CdcEvents.RECORDED_AT;
 import static io.sluice.execution.CdcEvents.SEQ;
 import static io.sluice.execution.CdcEvents.TRUNCATE;
 import static io.sluice.execution.ColumnNames.col;
-import static org.apache.spark.sql.functions.count;
 import static org.apache.spark.sql.functions.current_timestamp;
 import static org.apache.spark.sql.functions.lit;
 import static org.apache.spark.sql.functions.max;
 import static org.apache.spark.sql.functions.not;
-import static org.apache.spark.sql.functions.sum;
 import static org.apache.spark.sql.functions.to_json;
 import static org.apache.spark.sql.functions.when;
 
@@ -46,7 +44,6 @@ import org.apache.spark.sql.types.StructField;
  */
 final class AutoCdcSink implements BatchSink {
   private static final String ADAPTIVE = "spark.sql.adaptive.enabled";
-  private static final long SMALL_BATCH = 10_000;
   private final FlowRun run;
   private final String table;
   private final String appId;
@@ -93,7 +90,7 @@ final class AutoCdcSink implements BatchSink {
     // A small batch's plans are joins and windows over a few thousand rows; adaptive
     // execution would make each of their shuffles a Spark job of its own. Large batches keep it.
     String adaptive = session.conf().get(ADAPTIVE, "true");
-    if (rowCount <= SMALL_BATCH) {
+    if (rowCount <= BatchSettings.SMALL_BATCH) {
       session.conf().set(ADAPTIVE, "false");
     }
     Dataset<Row> incoming = events.of(rows);
@@ -122,8 +119,8 @@ final class AutoCdcSink implements BatchSink {
       List<String> targetMatch = targetMatch();
       targetChanges = KeyedDiff.changes(targetBefore.select(ColumnNames.cols(List.of(replay.rows().columns()))),
           replay.rows(), targetMatch, others(targetMatch)).persist();
-      Counts counts = Counts.of(newEvents, targetChanges);
-      warnAboutRivals(known, changed, batchId);
+      Counts counts = Counts.of(newEvents, targetChanges, rivals(known, changed));
+      warnAboutRivals(counts.rivalKeys(), batchId);
       session.conf().set(ADAPTIVE, adaptive);
       Dataset<Row> target = targetChanges;
       Column targetScope = scope.on(col("t", firstKey));
@@ -208,20 +205,20 @@ final class AutoCdcSink implements BatchSink {
   }
 
   /**
-   * What one batch changed: the events the store took (§4.7's upserts and deletes) and, from
-   * the target's diff, its rows inserted, updated and deleted.
+   * What one batch changed: the events the store took (§4.7's upserts and deletes), from the
+   * target's diff its rows inserted, updated and deleted, and the keys with rival upserts.
+   * One action computes them all, so they cost one Spark job.
    */
-  private record Counts(long storeChanges, long upserted, long deleted, long inserted, long updated, long removed) {
-    static Counts of(Dataset<Row> newEvents, Dataset<Row> targetChanges) {
-      Row events = newEvents.agg(
-          count(lit(true)),
-          sum(when(col(OP).equalTo(lit(CdcEvents.UPSERT)), 1).otherwise(0)),
-          sum(when(col(OP).equalTo(lit(CdcEvents.DELETE)), 1).otherwise(0))).first();
-      Row rows = targetChanges.agg(
-          sum(when(col(KeyedDiff.ACTION).equalTo(lit(KeyedDiff.INSERT)), 1).otherwise(0)),
-          sum(when(col(KeyedDiff.ACTION).equalTo(lit(KeyedDiff.UPDATE)), 1).otherwise(0)),
-          sum(when(col(KeyedDiff.ACTION).equalTo(lit(KeyedDiff.DELETE)), 1).otherwise(0))).first();
-      return new Counts(value(events, 0), value(events, 1), value(events, 2), value(rows, 0), value(rows, 1), value(rows, 2));
+  private record Counts(long storeChanges, long upserted, long deleted, long inserted, long updated, long removed,
+      long rivalKeys) {
+    static Counts of(Dataset<Row> newEvents, Dataset<Row> targetChanges, Dataset<Row> rivals) {
+      long[][] counts = Tally.countAll(
+          Tally.of(newEvents, lit(true), col(OP).equalTo(lit(CdcEvents.UPSERT)), col(OP).equalTo(lit(CdcEvents.DELETE))),
+          Tally.of(targetChanges, KeyedDiff.is(KeyedDiff.INSERT), KeyedDiff.is(KeyedDiff.UPDATE), KeyedDiff.is(KeyedDiff.DELETE)),
+          Tally.of(rivals, lit(true)));
+      long[] events = counts[0];
+      long[] rows = counts[1];
+      return new Counts(events[0], events[1], events[2], rows[0], rows[1], rows[2], counts[2][0]);
     }
 
     long targetChanges() {
@@ -239,22 +236,24 @@ final class AutoCdcSink implements BatchSink {
       metrics.put("target_rows_deleted", removed);
       return metrics;
     }
-
-    private static long value(Row row, int i) {
-      return row.isNullAt(i) ? 0 : row.getLong(i);
-    }
   }
 
-  /** §4.3: two different upserts at one key and sequence are resolved, and said so. */
-  private void warnAboutRivals(Dataset<Row> known, Dataset<Row> batch, long batchId) {
-    // Only pairs the batch brings: the store may hold a pair's loser beside its winner.
+  /**
+   * §4.3: the key and sequence pairs with different upserts. Only pairs the batch brings: the
+   * store may hold a pair's loser beside its winner.
+   */
+  private Dataset<Row> rivals(Dataset<Row> known, Dataset<Row> batch) {
     List<String> pair = new ArrayList<>(columns.keys());
     pair.add(SEQ);
     Column same = lit(true);
     for (String column : pair) {
       same = same.and(col("k", column).eqNullSafe(col("b", column)));
     }
-    long keys = events.rivals(known.as("k").join(batch.select(ColumnNames.cols(pair)).as("b"), same, "left_semi"));
+    return events.rivals(known.as("k").join(batch.select(ColumnNames.cols(pair)).as("b"), same, "left_semi"));
+  }
+
+  /** §4.3: two different upserts at one key and sequence are resolved, and said so. */
+  private void warnAboutRivals(long keys, long batchId) {
     if (keys > 0) {
       run.warn("batch " + batchId + ": " + keys + " key(s) had different upserts at one sequence; kept, for each,"
           + " the one whose values sort last as JSON", Map.of("batch_id", batchId, "keys_with_rival_upserts", keys));

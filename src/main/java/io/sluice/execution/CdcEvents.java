@@ -117,15 +117,14 @@ final class CdcEvents {
         .drop("__sluice_previous");
   }
 
-  /** How many key and sequence pairs carry different upserts, which {@link #dedupe} chose between. */
-  long rivals(Dataset<Row> events) {
+  /** The key and sequence pairs that carry different upserts, which {@link #dedupe} chose between. */
+  Dataset<Row> rivals(Dataset<Row> events) {
     List<Column> group = new ArrayList<>(List.of(ColumnNames.cols(keys())));
     group.add(col(SEQ));
     return events.where(col(OP).equalTo(lit(UPSERT)))
         .groupBy(group.toArray(Column[]::new))
         .agg(countDistinct(to_json(col(VALUES))).as("__sluice_upserts"))
-        .where(col("__sluice_upserts").gt(lit(1)))
-        .count();
+        .where(col("__sluice_upserts").gt(lit(1)));
   }
 
   /** The state store's columns: the events' plus when each was recorded. */

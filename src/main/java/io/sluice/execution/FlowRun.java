@@ -119,14 +119,15 @@ final class FlowRun {
   /** Checks expectations on one batch, writes what passes through {@code sink}, and reports it. */
   void processBatch(Dataset<Row> batch, long batchId, BatchSink sink) {
     Dataset<Row> cached = batch.persist();
+    SparkSession session = batch.sparkSession();
     try {
       ExpectationChecker checker =
           new ExpectationChecker(target.name().name(), flow.name().name(), target.expectations());
-      ExpectationChecker.Checked checked = checker.check(cached);
+      ExpectationChecker.Checked checked = BatchSettings.forCounts(session, () -> checker.check(cached));
       BatchQuality quality = checked.quality();
       // AUTO CDC sinks take change events, in the source's shape; the others take table rows.
       Dataset<Row> rows = flow.autoCdc().isPresent() ? checked.rows() : TableWriter.align(checked.rows(), targetSchema);
-      BatchSink.Written written = sink.write(rows, batchId, quality.outputRows());
+      BatchSink.Written written = BatchSettings.forWrite(session, quality.outputRows(), () -> sink.write(rows, batchId, quality.outputRows()));
       metrics.addBatch(written.rows(), quality.droppedRows(), written.metrics());
       Map<String, Object> details = new LinkedHashMap<>();
       details.put("batch_id", batchId);

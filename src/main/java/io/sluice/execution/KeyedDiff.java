@@ -60,6 +60,11 @@ final class KeyedDiff {
         .where(col(ACTION).isNotNull());
   }
 
+  /** True for the changes of one {@code action} ({@link #INSERT}, {@link #UPDATE} or {@link #DELETE}). */
+  static Column is(String action) {
+    return col(ACTION).equalTo(lit(action));
+  }
+
   /**
    * Applies {@code changes} to {@code table} in one MERGE.
    *

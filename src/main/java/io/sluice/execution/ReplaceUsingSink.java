@@ -3,7 +3,6 @@ package io.sluice.execution;
 import static org.apache.spark.sql.functions.col;
 import static org.apache.spark.sql.functions.lit;
 import static org.apache.spark.sql.functions.max;
-import static org.apache.spark.sql.functions.sum;
 import static org.apache.spark.sql.functions.when;
 
 import io.delta.tables.DeltaTable;
@@ -85,13 +84,12 @@ final class ReplaceUsingSink implements BatchSink {
           .where(col("d." + DECISION).isin(INSERT, REPLACE, APPEND))
           .select(array(concat(tableColumns("k."), List.of(col("d." + DECISION).as(DECISION)))))
           .persist();
-      Row counts = data.agg(
-              sum(when(col(DECISION).isin(INSERT, REPLACE), 1).otherwise(0)),
-              sum(when(col(DECISION).equalTo(APPEND), 1).otherwise(0)))
-          .first();
-      long inserted = counts.isNullAt(0) ? 0 : counts.getLong(0);
-      long appended = counts.isNullAt(1) ? 0 : counts.getLong(1);
-      long keysReplaced = decisions.where(col(DECISION).equalTo(REPLACE)).count();
+      long[][] counts = Tally.countAll(
+          Tally.of(data, col(DECISION).isin(INSERT, REPLACE), col(DECISION).equalTo(APPEND)),
+          Tally.of(decisions, col(DECISION).equalTo(REPLACE)));
+      long inserted = counts[0][0];
+      long appended = counts[0][1];
+      long keysReplaced = counts[1][0];
       Dataset<Row> source = data;
       Dataset<Row> keyDecisions = decisions;
       long removed = inserted + appended + keysReplaced == 0 ? 0

@@ -4,9 +4,7 @@ import static io.sluice.execution.ColumnNames.col;
 import static org.apache.spark.sql.functions.count;
 import static org.apache.spark.sql.functions.lit;
 import static org.apache.spark.sql.functions.struct;
-import static org.apache.spark.sql.functions.sum;
 import static org.apache.spark.sql.functions.to_json;
-import static org.apache.spark.sql.functions.when;
 
 import io.delta.tables.DeltaTable;
 import io.sluice.SluiceException;
@@ -130,12 +128,9 @@ final class SnapshotSink implements BatchSink {
     }
     changes = changes.persist();
     try {
-      Row counts = changes.agg(
-          count(lit(true)),
-          sum(when(col(KeyedDiff.ACTION).equalTo(lit(KeyedDiff.INSERT)), 1).otherwise(0)),
-          sum(when(col(KeyedDiff.ACTION).equalTo(lit(KeyedDiff.UPDATE)), 1).otherwise(0)),
-          sum(when(col(KeyedDiff.ACTION).equalTo(lit(KeyedDiff.DELETE)), 1).otherwise(0))).first();
-      long changed = counts.getLong(0);
+      long[] counts = Tally.countAll(Tally.of(changes,
+          KeyedDiff.is(KeyedDiff.INSERT), KeyedDiff.is(KeyedDiff.UPDATE), KeyedDiff.is(KeyedDiff.DELETE)))[0];
+      long changed = counts[0] + counts[1] + counts[2];
       if (changed > 0) {
         Dataset<Row> diff = changes;
         Column scope = mode.scdType() == 2 ? col("t", AutoCdcColumns.END_AT).isNull() : lit(true);
@@ -148,9 +143,9 @@ final class SnapshotSink implements BatchSink {
       Map<String, Object> metrics = new LinkedHashMap<>();
       metrics.put("snapshot_version", String.valueOf(version));
       metrics.put("snapshot_rows", rowCount);
-      metrics.put("target_rows_inserted", changed > 0 ? counts.getLong(1) : 0L);
-      metrics.put("target_rows_updated", changed > 0 ? counts.getLong(2) : 0L);
-      metrics.put("target_rows_deleted", changed > 0 ? counts.getLong(3) : 0L);
+      metrics.put("target_rows_inserted", counts[0]);
+      metrics.put("target_rows_updated", counts[1]);
+      metrics.put("target_rows_deleted", counts[2]);
       return new Written(changed, metrics);
     } finally {
       changes.unpersist();
