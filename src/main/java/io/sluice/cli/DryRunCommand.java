@@ -28,6 +28,7 @@ final class DryRunCommand extends PipelineCommand {
       System.out.println("  " + flow.name() + " -> " + graph.dataset(flow.target()).type() + " " + flow.target()
           + (flow.streaming() ? " (streaming)" : "") + "  " + flow.definition().origin());
     }
+    graph.warnings().forEach(w -> System.out.println("warning: " + w));
     return 0;
   }
 }

@@ -67,7 +67,7 @@ final class AutoCdcSink implements BatchSink {
    */
   @Override
   public void finish() {
-    if (mode.scdType() == 1) {
+    if (!mode.scdType().keepsHistory()) {
       store.collectTombstones(run.spark(), AutoCdcTableProperties.tombstoneThreshold(run.target()), columns.keys());
       compactIfDue();
     }
@@ -148,7 +148,7 @@ final class AutoCdcSink implements BatchSink {
   }
 
   private CdcReplay replay(Dataset<Row> events) {
-    return mode.scdType() == 2 ? CdcReplay.scd2(events, columns) : CdcReplay.scd1(events, columns);
+    return mode.scdType().keepsHistory() ? CdcReplay.scd2(events, columns) : CdcReplay.scd1(events, columns);
   }
 
   /** The events of {@code kept} that the store does not hold yet (the same key, sequence, operation and values). */
@@ -188,7 +188,7 @@ final class AutoCdcSink implements BatchSink {
 
   private List<String> targetMatch() {
     List<String> match = new ArrayList<>(columns.keys());
-    if (mode.scdType() == 2) {
+    if (mode.scdType().keepsHistory()) {
       match.add(AutoCdcColumns.START_AT);
     }
     return match;

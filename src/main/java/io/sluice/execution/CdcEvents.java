@@ -83,7 +83,13 @@ final class CdcEvents {
     for (String key : keys()) {
       nullKey = nullKey.or(col(key).isNull());
     }
+    // A NULL field of a STRUCT sequence leaves the order as undecided as a NULL sequence (§5.7).
     Column nullSequence = mode.sequence().isNull();
+    if (columns.sequenceType() instanceof StructType struct) {
+      for (StructField field : struct.fields()) {
+        nullSequence = nullSequence.or(mode.sequence().getField(field.name()).isNull());
+      }
+    }
     List<Row> offending = rows
         .where(nullSequence.or(nullKey.and(op.notEqual(lit(TRUNCATE)))))
         .select(nullSequence.as("null_sequence"), to_json(struct(functions.col("*"))).as("row"))
@@ -94,8 +100,9 @@ final class CdcEvents {
     Row row = offending.get(0);
     String name = "AUTO CDC flow '" + flow.name() + "'";
     if (row.getBoolean(0)) {
+      String what = columns.sequenceType() instanceof StructType ? " is NULL or has a NULL field" : " is NULL";
       throw new SluiceException("AUTO_CDC_NULL_SEQUENCE", flow.definition().origin(), name + ": SEQUENCE BY "
-          + mode.sequence() + " is NULL for row " + row.getString(1) + "; nothing of the batch was applied");
+          + mode.sequence() + what + " for row " + row.getString(1) + "; nothing of the batch was applied");
     }
     throw new SluiceException("AUTO_CDC_NULL_KEY", flow.definition().origin(), name + ": a key of KEYS ("
         + String.join(", ", keys()) + ") is NULL in row " + row.getString(1) + "; nothing of the batch was applied");

@@ -1,5 +1,6 @@
 package io.sluice.execution;
 
+import io.sluice.graph.Identifiers;
 import java.util.List;
 import org.apache.spark.sql.Column;
 import org.apache.spark.sql.functions;
@@ -22,6 +23,6 @@ final class ColumnNames {
   }
 
   static String quote(String name) {
-    return "`" + name.replace("`", "``") + "`";
+    return Identifiers.quote(name);
   }
 }

@@ -1,6 +1,5 @@
 package io.sluice.execution;
 
-import static org.apache.spark.sql.functions.col;
 import static org.apache.spark.sql.functions.lit;
 import static org.apache.spark.sql.functions.max;
 import static org.apache.spark.sql.functions.min;
@@ -26,13 +25,13 @@ record KeyBounds(Object[] values, Object low, Object high, boolean hasNull) {
     if (!(keys.schema().apply(column).dataType() instanceof AtomicType)) {
       return NONE;
     }
-    List<Row> distinct = keys.select(col("`" + column + "`")).distinct().limit(IN_LIST_LIMIT + 1).collectAsList();
+    List<Row> distinct = keys.select(ColumnNames.col(column)).distinct().limit(IN_LIST_LIMIT + 1).collectAsList();
     boolean hasNull = distinct.stream().anyMatch(r -> r.isNullAt(0));
     if (distinct.size() <= IN_LIST_LIMIT) {
       Object[] values = distinct.stream().filter(r -> !r.isNullAt(0)).map(r -> r.get(0)).toArray();
       return new KeyBounds(values, null, null, hasNull);
     }
-    Row range = keys.agg(min(col("`" + column + "`")), max(col("`" + column + "`"))).first();
+    Row range = keys.agg(min(ColumnNames.col(column)), max(ColumnNames.col(column))).first();
     return new KeyBounds(null, range.get(0), range.get(1), hasNull);
   }
 

@@ -13,6 +13,7 @@ import io.sluice.graph.DatasetReader;
 import io.sluice.graph.DatasetType;
 import io.sluice.graph.FlowMode;
 import io.sluice.graph.GraphResolver;
+import io.sluice.graph.Identifiers;
 import io.sluice.graph.ResolvedFlow;
 import io.sluice.graph.ResolvedGraph;
 import io.sluice.graph.SparkErrors;
@@ -77,13 +78,15 @@ public final class PipelineUpdate {
       ResolvedGraph graph = validate(spark, spec);
       recordDefinitions(graph);
       RefreshSelection selection = RefreshSelection.of(spark, graph, options);
-      selection.warnings().forEach(w -> events.event(EventLevel.WARN, EventType.UPDATE_PROGRESS, w).record());
+      List<String> warnings = new ArrayList<>(graph.warnings());
+      warnings.addAll(selection.warnings());
+      warnings.forEach(w -> events.event(EventLevel.WARN, EventType.UPDATE_PROGRESS, w).record());
       updateProgress("SETTING_UP_TABLES");
       new TableManager(spark, checkpoints, spec.storage()).prepare(graph, selection);
       useDefaultNamespace(spark, graph.graph(), true);
       updateProgress("RUNNING");
       List<FlowOutcome> outcomes = runFlows(graph, selection, start);
-      UpdateResult result = new UpdateResult(events.updateId(), outcomes, selection.warnings(),
+      UpdateResult result = new UpdateResult(events.updateId(), outcomes, warnings,
           Duration.between(start, Instant.now()));
       updateProgress(result.succeeded() ? "COMPLETED" : "FAILED");
       return result;
@@ -228,7 +231,7 @@ public final class PipelineUpdate {
     spark.catalog().setCurrentCatalog(graph.defaultCatalog());
     if (mustExist || spark.catalog().databaseExists(graph.defaultDatabase())) {
       if (mustExist) {
-        spark.sql("CREATE NAMESPACE IF NOT EXISTS `" + graph.defaultDatabase().replace("`", "``") + "`");
+        spark.sql("CREATE NAMESPACE IF NOT EXISTS " + Identifiers.quote(graph.defaultDatabase()));
       }
       spark.catalog().setCurrentDatabase(graph.defaultDatabase());
     }

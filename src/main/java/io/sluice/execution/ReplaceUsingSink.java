@@ -75,14 +75,14 @@ final class ReplaceUsingSink implements BatchSink {
       Dataset<Row> batchKeys = kept.groupBy(array(keyColumns(""))).agg(max(col(SEQ)).as(SEQ));
       KeyBounds bounds = KeyBounds.of(batchKeys, mode.keys().get(0));
       Dataset<Row> stored = DeltaWrites.readPinned(session, run.target().name())
-          .where(bounds.on(col("`" + mode.keys().get(0) + "`")))
+          .where(bounds.on(ColumnNames.col(mode.keys().get(0))))
           .groupBy(array(keyColumns(""))).agg(max(mode.sequence()).as(TARGET_SEQ));
       decisions = batchKeys.as("b").join(stored.as("t"), keysMatch("b", "t"), "left")
-          .select(array(concat(keyColumns("b."), List.of(col("b." + SEQ).as(SEQ), decision().as(DECISION)))))
+          .select(array(concat(keyColumns("b"), List.of(col("b." + SEQ).as(SEQ), decision().as(DECISION)))))
           .persist();
       data = kept.as("k").join(decisions.as("d"), keysMatch("k", "d"))
           .where(col("d." + DECISION).isin(INSERT, REPLACE, APPEND))
-          .select(array(concat(tableColumns("k."), List.of(col("d." + DECISION).as(DECISION)))))
+          .select(array(concat(tableColumns("k"), List.of(col("d." + DECISION).as(DECISION)))))
           .persist();
       long[][] counts = Tally.countAll(
           Tally.of(data, col(DECISION).isin(INSERT, REPLACE), col(DECISION).equalTo(APPEND)),
@@ -118,13 +118,13 @@ final class ReplaceUsingSink implements BatchSink {
     Dataset<Row> controlRows = decisions.where(col(DECISION).equalTo(REPLACE))
         .select(array(concat(nullTableColumns(), concat(List.of(lit(true).as(CONTROL)), renamedKeys()))));
     Dataset<Row> source = dataRows.unionByName(controlRows);
-    Column on = col("s." + CONTROL).and(bounds.on(col("t.`" + mode.keys().get(0) + "`")));
+    Column on = col("s." + CONTROL).and(bounds.on(ColumnNames.col("t", mode.keys().get(0))));
     for (int i = 0; i < mode.keys().size(); i++) {
-      on = on.and(col("t.`" + mode.keys().get(i) + "`").eqNullSafe(col("s." + KEY_PREFIX + i)));
+      on = on.and(ColumnNames.col("t", mode.keys().get(i)).eqNullSafe(col("s." + KEY_PREFIX + i)));
     }
     Map<String, String> values = new LinkedHashMap<>();
     for (String column : run.targetSchema().fieldNames()) {
-      values.put("`" + column + "`", "s.`" + column + "`");
+      values.put(ColumnNames.quote(column), "s." + ColumnNames.quote(column));
     }
     Dataset<Row> result = DeltaTable.forName(session, table).as("t")
         .merge(source.as("s"), on)
@@ -160,21 +160,26 @@ final class ReplaceUsingSink implements BatchSink {
   private Column keysMatch(String left, String right) {
     Column match = lit(true);
     for (String key : mode.keys()) {
-      match = match.and(col(left + ".`" + key + "`").eqNullSafe(col(right + ".`" + key + "`")));
+      match = match.and(ColumnNames.col(left, key).eqNullSafe(ColumnNames.col(right, key)));
     }
     return match;
   }
 
-  private List<Column> keyColumns(String prefix) {
-    return mode.keys().stream().map(k -> col(prefix + "`" + k + "`")).toList();
+  /** The key columns, of the DataFrame aliased {@code alias} (none when empty). */
+  private List<Column> keyColumns(String alias) {
+    return mode.keys().stream().map(k -> column(alias, k)).toList();
   }
 
-  private List<Column> tableColumns(String prefix) {
+  private List<Column> tableColumns(String alias) {
     List<Column> columns = new ArrayList<>();
     for (String column : run.targetSchema().fieldNames()) {
-      columns.add(col(prefix + "`" + column + "`").as(column));
+      columns.add(column(alias, column).as(column));
     }
     return columns;
+  }
+
+  private static Column column(String alias, String name) {
+    return alias.isEmpty() ? ColumnNames.col(name) : ColumnNames.col(alias, name);
   }
 
   private List<Column> nullTableColumns() {
@@ -197,7 +202,7 @@ final class ReplaceUsingSink implements BatchSink {
   private List<Column> renamedKeys() {
     List<Column> columns = new ArrayList<>();
     for (int i = 0; i < mode.keys().size(); i++) {
-      columns.add(col("`" + mode.keys().get(i) + "`").as(KEY_PREFIX + i));
+      columns.add(ColumnNames.col(mode.keys().get(i)).as(KEY_PREFIX + i));
     }
     return columns;
   }

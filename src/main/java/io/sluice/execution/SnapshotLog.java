@@ -1,20 +1,14 @@
 package io.sluice.execution;
 
-import java.io.ByteArrayInputStream;
-import java.io.ByteArrayOutputStream;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.io.IOException;
-import java.io.ObjectInputStream;
-import java.io.ObjectOutputStream;
-import java.io.Reader;
-import java.io.Serializable;
 import java.io.UncheckedIOException;
-import java.io.Writer;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
-import java.util.Base64;
 import java.util.Optional;
-import java.util.Properties;
 import java.util.function.Consumer;
 
 /**
@@ -27,10 +21,16 @@ import java.util.function.Consumer;
  * versions says whether its commit happened: if so, the flow finishes it and it becomes
  * the last; if not, it is forgotten and asked for again. So a snapshot and its version are
  * committed together, and none is applied twice or skipped (SEMANTICS §7.1).
+ *
+ * <p>Each entry is a small JSON file, its version typed ({@link SnapshotVersions}).
  */
 final class SnapshotLog {
+  private static final ObjectMapper JSON = new ObjectMapper();
   private static final String LAST = "last";
   private static final String PENDING = "pending";
+  private static final String NUMBER = "number";
+  private static final String VERSION = "version";
+  private static final String TABLE_VERSION_BEFORE = "table_version_before";
   private static final String SOURCE = "source_fingerprint";
   private final Path dir;
 
@@ -95,35 +95,30 @@ final class SnapshotLog {
     if (!Files.exists(file)) {
       return Optional.empty();
     }
-    Properties properties = new Properties();
-    try (Reader reader = Files.newBufferedReader(file)) {
-      properties.load(reader);
-      byte[] bytes = Base64.getDecoder().decode(properties.getProperty("serialized"));
-      try (ObjectInputStream in = new ObjectInputStream(new ByteArrayInputStream(bytes))) {
-        return Optional.of(new Entry(Long.parseLong(properties.getProperty("number")), in.readObject(),
-            Long.parseLong(properties.getProperty("table_version_before")),
-            Optional.ofNullable(properties.getProperty(SOURCE))));
-      }
-    } catch (IOException e) {
-      throw new UncheckedIOException("cannot read the snapshot log " + file, e);
-    } catch (ClassNotFoundException e) {
-      throw new IllegalStateException("the snapshot log " + file + " holds a version of an unknown class", e);
+    try {
+      String text = Files.readString(file);
+      return Optional.of(text.startsWith("{") ? fromJson(JSON.readTree(text)) : LegacyEntry.parse(text));
+    } catch (IOException | RuntimeException e) {
+      throw new IllegalStateException("cannot read the snapshot log " + file + ": " + e.getMessage(), e);
     }
   }
 
+  private static Entry fromJson(JsonNode node) {
+    return new Entry(node.path(NUMBER).asLong(), SnapshotVersions.fromJson(node.path(VERSION)),
+        node.path(TABLE_VERSION_BEFORE).asLong(),
+        node.hasNonNull(SOURCE) ? Optional.of(node.get(SOURCE).asText()) : Optional.empty());
+  }
+
   private void write(String name, Entry entry) {
-    Properties properties = new Properties();
-    properties.setProperty("number", Long.toString(entry.number()));
-    properties.setProperty("version", String.valueOf(entry.version()));
-    properties.setProperty("serialized", serialize(entry.version()));
-    properties.setProperty("table_version_before", Long.toString(entry.tableVersionBefore()));
-    entry.source().ifPresent(source -> properties.setProperty(SOURCE, source));
+    ObjectNode node = JSON.createObjectNode();
+    node.put(NUMBER, entry.number());
+    node.set(VERSION, SnapshotVersions.toJson(entry.version()));
+    node.put(TABLE_VERSION_BEFORE, entry.tableVersionBefore());
+    entry.source().ifPresent(source -> node.put(SOURCE, source));
     try {
       Files.createDirectories(dir);
       Path temp = dir.resolve(name + ".tmp");
-      try (Writer writer = Files.newBufferedWriter(temp)) {
-        properties.store(writer, "AUTO CDC FROM SNAPSHOT: " + name + " snapshot");
-      }
+      Files.writeString(temp, JSON.writerWithDefaultPrettyPrinter().writeValueAsString(node) + "\n");
       Files.move(temp, dir.resolve(name), StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
     } catch (IOException e) {
       throw new UncheckedIOException("cannot write the snapshot log in " + dir, e);
@@ -138,13 +133,4 @@ final class SnapshotLog {
     }
   }
 
-  private static String serialize(Object version) {
-    ByteArrayOutputStream bytes = new ByteArrayOutputStream();
-    try (ObjectOutputStream out = new ObjectOutputStream(bytes)) {
-      out.writeObject((Serializable) version);
-    } catch (IOException e) {
-      throw new UncheckedIOException("cannot record snapshot version " + version, e);
-    }
-    return Base64.getEncoder().encodeToString(bytes.toByteArray());
-  }
 }

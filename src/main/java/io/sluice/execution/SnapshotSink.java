@@ -111,7 +111,7 @@ final class SnapshotSink implements BatchSink {
     Column at = lit(version).cast(columns.sequenceType());
     List<String> match = new ArrayList<>(columns.keys());
     Dataset<Row> changes;
-    if (mode.scdType() == 2) {
+    if (mode.scdType().keepsHistory()) {
       match.add(AutoCdcColumns.START_AT);
       Dataset<Row> open = DeltaWrites.readPinned(session, run.target().name())
           .where(col(AutoCdcColumns.END_AT).isNull())
@@ -133,7 +133,7 @@ final class SnapshotSink implements BatchSink {
       long changed = counts[0] + counts[1] + counts[2];
       if (changed > 0) {
         Dataset<Row> diff = changes;
-        Column scope = mode.scdType() == 2 ? col("t", AutoCdcColumns.END_AT).isNull() : lit(true);
+        Column scope = mode.scdType().keepsHistory() ? col("t", AutoCdcColumns.END_AT).isNull() : lit(true);
         DeltaWrites.idempotently(session, appId, number, () -> {
           KeyedDiff.merge(DeltaTable.forName(session, table), diff, scope, match, false);
           return null;

@@ -51,9 +51,9 @@ final class TableManager {
     toClear.addAll(interruptedRefreshes(graph));
     graph.graph().datasets().values().stream()
         .filter(d -> d.type().isTable())
-        .map(d -> d.name().catalog() + "`.`" + d.name().database())
+        .map(d -> d.name().quotedNamespace())
         .distinct()
-        .forEach(namespace -> spark.sql("CREATE NAMESPACE IF NOT EXISTS `" + namespace + "`"));
+        .forEach(namespace -> spark.sql("CREATE NAMESPACE IF NOT EXISTS " + namespace));
     for (DatasetDefinition table : graph.graph().datasets().values()) {
       if (!table.type().isTable()) {
         continue;
@@ -167,7 +167,7 @@ final class TableManager {
   }
 
   private static String quotedList(List<String> columns) {
-    return columns.stream().map(c -> "`" + c.replace("`", "``") + "`").collect(Collectors.joining(", "));
+    return columns.stream().map(ColumnNames::quote).collect(Collectors.joining(", "));
   }
 
   private static String literal(String text) {

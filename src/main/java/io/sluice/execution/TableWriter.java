@@ -19,7 +19,7 @@ final class TableWriter {
     List<Column> columns = new ArrayList<>();
     for (StructField field : table.fields()) {
       String source = find(rows.schema(), field.name());
-      Column value = source == null ? lit(null) : col("`" + source.replace("`", "``") + "`");
+      Column value = source == null ? lit(null) : ColumnNames.col(source);
       columns.add(value.cast(field.dataType()).as(field.name()));
     }
     return rows.select(columns.toArray(Column[]::new));

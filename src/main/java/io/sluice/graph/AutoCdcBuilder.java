@@ -78,7 +78,7 @@ public final class AutoCdcBuilder {
           name + ": APPLY AS TRUNCATE WHEN is for SCD type 1 only; a type 2 table keeps its history");
     }
     return new FlowMode.AutoCdc(keys, sequence, Optional.ofNullable(deleteWhen), Optional.ofNullable(truncateWhen),
-        columns == null ? ColumnSelection.ALL : columns, scdType, trackHistory(),
+        columns == null ? ColumnSelection.ALL : columns, ScdType.of(scdType), trackHistory(),
         ignoreNullUpdates == null ? ColumnSelection.NONE : ignoreNullUpdates, once);
   }
 
@@ -102,7 +102,7 @@ public final class AutoCdcBuilder {
       throw new GraphException("SNAPSHOT_CLAUSE", origin, name + ": " + misplaced + " has no meaning for snapshots;"
           + " a snapshot's version orders it, a key missing from it is deleted, and it keeps all its columns");
     }
-    return new FlowMode.AutoCdcFromSnapshot(keys, scdType, trackHistory(), once, versions);
+    return new FlowMode.AutoCdcFromSnapshot(keys, ScdType.of(scdType), trackHistory(), once, versions);
   }
 
   private void checkTypeAndKeys(String name, Origin origin) {

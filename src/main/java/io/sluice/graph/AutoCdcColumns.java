@@ -24,10 +24,11 @@ import org.apache.spark.sql.types.StructType;
  * @param values the kept columns that are not keys, in source order
  * @param tracked the values whose change opens a new version (SCD type 2)
  * @param ignoreNull the values whose NULL in an upsert keeps the stored value
+ * @param warnings what the clauses name that is harmless but means nothing (SEMANTICS §5.7)
  */
 public record AutoCdcColumns(
     List<String> keys, List<String> values, List<String> tracked, List<String> ignoreNull, DataType sequenceType,
-    StructType targetSchema) {
+    StructType targetSchema, List<String> warnings) {
   /** SCD type 2's version columns, of the sequence's type. */
   public static final String START_AT = "__START_AT";
   public static final String END_AT = "__END_AT";
@@ -75,13 +76,14 @@ public record AutoCdcColumns(
     StructType keptSchema = new StructType(kept.toArray(StructField[]::new));
     mustExist(keptSchema, mode.ignoreNullUpdates(), "IGNORE NULL UPDATES ON", origin, name);
     List<String> tracked = values;
-    if (mode.scdType() == 2) {
-      tracked = tracked(keptSchema, values, mode.trackHistory(), origin, name);
+    List<String> warnings = new ArrayList<>();
+    if (mode.scdType().keepsHistory()) {
+      tracked = tracked(source, keptSchema, values, mode.trackHistory(), origin, name, warnings);
       addVersionColumns(kept, keptSchema, sequenceType, origin, name + ": the source");
     }
     List<String> ignoreNull = values.stream().filter(mode.ignoreNullUpdates()::includes).toList();
     return new AutoCdcColumns(List.copyOf(keys), List.copyOf(values), List.copyOf(tracked), ignoreNull, sequenceType,
-        new StructType(kept.toArray(StructField[]::new)));
+        new StructType(kept.toArray(StructField[]::new)), List.copyOf(warnings));
   }
 
   /**
@@ -109,12 +111,13 @@ public record AutoCdcColumns(
       kept.add(new StructField(field.name(), field.dataType(), true, field.metadata()));
     }
     List<String> tracked = values;
-    if (mode.scdType() == 2) {
-      tracked = tracked(snapshot, values, mode.trackHistory(), origin, name);
+    List<String> warnings = new ArrayList<>();
+    if (mode.scdType().keepsHistory()) {
+      tracked = tracked(snapshot, snapshot, values, mode.trackHistory(), origin, name, warnings);
       addVersionColumns(kept, snapshot, versionType, origin, name + ": the snapshot");
     }
     return new AutoCdcColumns(List.copyOf(keys), List.copyOf(values), List.copyOf(tracked), List.of(), versionType,
-        new StructType(kept.toArray(StructField[]::new)));
+        new StructType(kept.toArray(StructField[]::new)), List.copyOf(warnings));
   }
 
   private static List<String> keys(List<String> declared, StructType source, Origin origin, String name) {
@@ -143,9 +146,20 @@ public record AutoCdcColumns(
     }
   }
 
-  private static List<String> tracked(
-      StructType kept, List<String> values, ColumnSelection trackHistory, Origin origin, String name) {
-    mustExist(kept, trackHistory, "TRACK HISTORY ON", origin, name);
+  /**
+   * The tracked values. {@code * EXCEPT} naming a column of the source that COLUMNS already
+   * left out is accepted, as Databricks does, with a warning: excluding it changes nothing.
+   */
+  private static List<String> tracked(StructType source, StructType kept, List<String> values,
+      ColumnSelection trackHistory, Origin origin, String name, List<String> warnings) {
+    for (String column : trackHistory.names()) {
+      if (!hasField(kept, column) && trackHistory.kind() == ColumnSelection.Kind.EXCEPT && hasField(source, column)) {
+        warnings.add(name + ": TRACK HISTORY ON " + trackHistory + " names '" + column
+            + "', which COLUMNS already leaves out of the target; it changes nothing");
+      } else {
+        field(kept, column, "AUTO_CDC_COLUMN_NOT_FOUND", origin, name + ": TRACK HISTORY ON names");
+      }
+    }
     return values.stream().filter(trackHistory::includes).toList();
   }
 

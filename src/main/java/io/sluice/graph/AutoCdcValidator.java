@@ -43,7 +43,7 @@ final class AutoCdcValidator {
             + other.definition().origin() + ") is not; give the AUTO CDC flow a table of its own");
       }
     }
-    if (mode.scdType() == 2) {
+    if (mode.scdType().keepsHistory()) {
       checkVersionColumns(graph, flow, flow.autoCdc().orElseThrow().sequenceType(), "the type of its SEQUENCE BY");
     }
   }

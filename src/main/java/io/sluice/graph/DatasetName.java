@@ -27,15 +27,16 @@ public record DatasetName(String catalog, String database, String name) {
 
   /** A quoted, fully qualified identifier for Spark SQL text and readers. */
   public String quoted() {
-    return quote(catalog) + "." + quote(database) + "." + quote(name);
+    return quotedNamespace() + "." + Identifiers.quote(name);
+  }
+
+  /** The quoted catalog and database the dataset lives in. */
+  public String quotedNamespace() {
+    return Identifiers.quote(catalog) + "." + Identifiers.quote(database);
   }
 
   public List<String> parts() {
     return new ArrayList<>(List.of(catalog, database, name));
-  }
-
-  private static String quote(String part) {
-    return "`" + part.replace("`", "``") + "`";
   }
 
   @Override

@@ -52,7 +52,7 @@ public sealed interface FlowMode {
    * @param deleteWhen a condition on a source row that makes it a delete
    * @param truncateWhen a condition on a source row that makes it empty the table (SCD type 1)
    * @param columns the source columns the target keeps
-   * @param scdType 1 or 2
+   * @param scdType whether the target keeps the current row or every version
    * @param trackHistory the columns whose change opens a new version (SCD type 2)
    * @param ignoreNullUpdates the columns whose NULL in an upsert keeps the stored value
    * @param once whether the flow reads its source as a batch, once, instead of as a stream
@@ -63,7 +63,7 @@ public sealed interface FlowMode {
       Optional<String> deleteWhen,
       Optional<String> truncateWhen,
       ColumnSelection columns,
-      int scdType,
+      ScdType scdType,
       ColumnSelection trackHistory,
       ColumnSelection ignoreNullUpdates,
       boolean once) implements FlowMode {
@@ -82,14 +82,14 @@ public sealed interface FlowMode {
    * Build one with {@link AutoCdcBuilder#buildFromSnapshot}.
    *
    * @param keys the key columns of the snapshots
-   * @param scdType 1 or 2
+   * @param scdType whether the target keeps the current row or every version
    * @param trackHistory the columns whose change opens a new version (SCD type 2)
    * @param once whether the flow processes a single snapshot, then nothing until a full refresh
    * @param versions where versioned snapshots come from (§5.2); empty for a periodic flow (§5.1),
    *     whose query is read whole on each update and versioned by the update's start time
    */
   record AutoCdcFromSnapshot(
-      List<String> keys, int scdType, ColumnSelection trackHistory, boolean once, Optional<SnapshotSource> versions)
+      List<String> keys, ScdType scdType, ColumnSelection trackHistory, boolean once, Optional<SnapshotSource> versions)
       implements FlowMode {
     public AutoCdcFromSnapshot {
       keys = List.copyOf(keys);

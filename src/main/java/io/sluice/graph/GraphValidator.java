@@ -61,6 +61,12 @@ public final class GraphValidator {
       DatasetDefinition target = graph.dataset(flow.target());
       Origin origin = flow.definition().origin();
       FlowMode mode = flow.definition().mode();
+      for (String column : flow.schema().fieldNames()) {
+        if (Identifiers.isReserved(column)) {
+          throw new GraphException("RESERVED_COLUMN_NAME", origin, "flow '" + flow.name() + "' has a column '"
+              + column + "'; names starting with " + Identifiers.RESERVED_PREFIX + " are Sluice's own: rename it");
+        }
+      }
       if (mode instanceof FlowMode.ReplaceUsing replaceUsing) {
         ReplaceUsingValidator.validate(spark, graph, flow, replaceUsing);
       }

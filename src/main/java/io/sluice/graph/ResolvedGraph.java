@@ -23,6 +23,11 @@ public record ResolvedGraph(DataflowGraph graph, List<ResolvedFlow> flows, Map<D
     return flows.stream().filter(f -> f.target().equals(target)).collect(Collectors.toList());
   }
 
+  /** What resolution accepted but warns about (SEMANTICS §5.7), flow by flow. */
+  public List<String> warnings() {
+    return flows.stream().flatMap(f -> f.autoCdc().stream()).flatMap(c -> c.warnings().stream()).toList();
+  }
+
   /** Datasets in the order their first flow runs. */
   public List<DatasetDefinition> datasetsInOrder() {
     return flows.stream().map(f -> dataset(f.target())).distinct().collect(Collectors.toList());

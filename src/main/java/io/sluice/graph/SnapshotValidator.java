@@ -9,7 +9,7 @@ final class SnapshotValidator {
     String name = "AUTO CDC FROM SNAPSHOT flow '" + flow.name() + "'";
     DatasetDefinition target = AutoCdcValidator.streamingTarget(graph, flow, name);
     AutoCdcColumns columns = flow.autoCdc().orElseThrow();
-    if (mode.scdType() == 2) {
+    if (mode.scdType().keepsHistory()) {
       AutoCdcValidator.checkVersionColumns(graph, flow, columns.sequenceType(), "the type of its snapshot versions");
     }
     for (ResolvedFlow other : graph.flowsInto(flow.target())) {
@@ -23,7 +23,7 @@ final class SnapshotValidator {
             + " from a change feed, as SCD type 1");
       }
       AutoCdcColumns otherColumns = other.autoCdc().orElseThrow();
-      String problem = mode.scdType() != 1 || cdc.scdType() != 1 ? "both must be SCD type 1"
+      String problem = mode.scdType().keepsHistory() || cdc.scdType().keepsHistory() ? "both must be SCD type 1"
           : !AutoCdcValidator.sameKeys(mode.keys(), cdc.keys()) ? "it uses KEYS (" + String.join(", ", cdc.keys())
               + ") where this flow uses KEYS (" + String.join(", ", mode.keys()) + "); the keys must match, in order"
           : !otherColumns.ignoreNull().isEmpty() ? "it uses IGNORE NULL UPDATES, which a shared target does not allow"

@@ -8,8 +8,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.IOException;
-import java.io.Reader;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -19,7 +19,6 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Properties;
 import java.util.TreeMap;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
@@ -109,13 +108,13 @@ class SnapshotCdcE2E {
     Map<String, Long> recorded = new TreeMap<>();
     for (Path log : snapshotLogs(dir)) {
       Path last = log.resolve("last");
-      Properties properties = new Properties();
-      try (Reader reader = Files.newBufferedReader(last)) {
-        properties.load(reader);
+      JsonNode entry;
+      try {
+        entry = new ObjectMapper().readTree(last.toFile());
       } catch (IOException e) {
         continue; // not written yet (it is replaced atomically)
       }
-      recorded.put(log.getParent().getFileName().toString(), Long.parseLong(properties.getProperty("number")));
+      recorded.put(log.getParent().getFileName().toString(), entry.get("number").asLong());
     }
     return recorded;
   }

@@ -124,21 +124,28 @@ class AutoCdcClausesTest {
 
   @Test
   void nullKeysAndSequencesFailTheFlowAndApplyNothing() {
-    TestPipeline p = pipeline("a:id INT, v STRING, seq INT;b:id INT, v STRING, seq INT", """
+    TestPipeline p = pipeline("a:id INT, v STRING, seq INT;b:id INT, v STRING, seq INT;c:id INT, v STRING, day INT, n INT",
+        """
         CREATE STREAMING TABLE ta;
         CREATE FLOW ta_flow AS AUTO CDC INTO ta FROM STREAM(a) KEYS (id) SEQUENCE BY seq;
         CREATE STREAMING TABLE tb;
         CREATE FLOW tb_flow AS AUTO CDC INTO tb FROM STREAM(b) KEYS (id) SEQUENCE BY seq;
+        CREATE STREAMING TABLE tc;
+        CREATE FLOW tc_flow AS AUTO CDC INTO tc FROM STREAM(c) KEYS (id) SEQUENCE BY STRUCT(day, n);
         """);
     insert(p, "a", "(1, 'x', 1), (NULL, 'no key', 2)");
     insert(p, "b", "(1, 'x', 1), (2, 'no sequence', NULL)");
+    insert(p, "c", "(1, 'x', 1, 1), (2, 'no n', 1, NULL)");
     UpdateResult result = p.run();
     assertFalse(result.succeeded());
     String a = result.flows().get(0).errorMessage().orElseThrow();
     String b = result.flows().get(1).errorMessage().orElseThrow();
+    String c = result.flows().get(2).errorMessage().orElseThrow();
     assertTrue(a.contains("AUTO CDC flow 'ta_flow'") && a.contains("KEYS (id) is NULL") && a.contains("no key"), a);
     assertTrue(b.contains("AUTO CDC flow 'tb_flow'") && b.contains("SEQUENCE BY") && b.contains("no sequence"), b);
+    assertTrue(c.contains("AUTO CDC flow 'tc_flow'") && c.contains("has a NULL field") && c.contains("no n"), c);
     assertEquals(List.of(), p.rows("SELECT * FROM ta"));
     assertEquals(List.of(), p.rows("SELECT * FROM tb"));
+    assertEquals(List.of(), p.rows("SELECT * FROM tc"));
   }
 }

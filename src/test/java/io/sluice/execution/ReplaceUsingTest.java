@@ -57,6 +57,21 @@ class ReplaceUsingTest {
   }
 
   @Test
+  void keysWhoseNamesHoldBackquotesAndDots() {
+    TestPipeline p = pipeline("""
+        CREATE STREAMING TABLE regions
+        FLOW REPLACE USING (`region``s_id`, `dev.ice`) SEQUENCE BY seq BY NAME
+        SELECT region_id AS `region``s_id`, device AS `dev.ice`, event, seq FROM STREAM(events);
+        """);
+    insert(p, "(1, 'iOS', 'click', 1), (2, 'iOS', 'click', 1)");
+    assertTrue(p.run().succeeded());
+    insert(p, "(1, 'iOS', 'conversion', 2), (2, 'iOS', 'late', 0)");
+    UpdateResult result = p.run();
+    assertTrue(result.succeeded(), () -> result.flows().toString());
+    assertEquals(List.of("[1,iOS,conversion,2]", "[2,iOS,click,1]"), p.rows("SELECT * FROM regions"));
+  }
+
+  @Test
   void equalAppendsLowerIsIgnoredNullKeysMatchAndTheLongFormWorks() {
     TestPipeline p = pipeline("""
         CREATE STREAMING TABLE regions;

@@ -49,6 +49,15 @@ class ValidationTest {
   }
 
   @Test
+  void aColumnWithSluicesReservedPrefix() {
+    SluiceException e = failsToRun("CREATE MATERIALIZED VIEW a AS SELECT 1 AS x;\n"
+        + "CREATE MATERIALIZED VIEW b AS SELECT x AS __Sluice_Seq FROM a;");
+    assertEquals("RESERVED_COLUMN_NAME", e.errorClass());
+    assertEquals(2, e.origin().line());
+    assertTrue(e.getMessage().contains("'__Sluice_Seq'") && e.getMessage().contains("rename it"), e.getMessage());
+  }
+
+  @Test
   void cycle() {
     SluiceException e = failsToRun("""
         CREATE MATERIALIZED VIEW a AS SELECT * FROM b;
@@ -200,6 +209,35 @@ class ValidationTest {
         CREATE FLOW f AS AUTO CDC INTO t FROM STREAM(src) KEYS (id) SEQUENCE BY seq COLUMNS * EXCEPT (op, nope);
         """);
     assertTrue(e.getMessage().contains("COLUMNS") && e.getMessage().contains("'nope'"), e.getMessage());
+  }
+
+  @Test
+  void trackHistoryExceptOfAColumnTheColumnsLeftOutRunsWithAWarning() {
+    TestPipeline p = new TestPipeline(dir)
+        .write("landing/a.json", "{\"id\": 1, \"v\": \"x\", \"seq\": 1, \"op\": \"U\"}\n")
+        .sql(CDC_SOURCE + """
+            CREATE STREAMING TABLE t;
+            CREATE FLOW f AS AUTO CDC INTO t FROM STREAM(src) KEYS (id) SEQUENCE BY seq
+              COLUMNS * EXCEPT (op, seq) STORED AS SCD TYPE 2 TRACK HISTORY ON * EXCEPT (op);
+            """);
+    UpdateResult result = p.run();
+    assertTrue(result.succeeded(), result.toString());
+    assertEquals(List.of("[1,x,1,null]"), p.rows("SELECT id, v, __START_AT, __END_AT FROM t"));
+    assertEquals(1, result.warnings().size(), result.warnings().toString());
+    assertTrue(result.warnings().get(0).contains("TRACK HISTORY ON * EXCEPT (op) names 'op', which COLUMNS already"
+        + " leaves out"), result.warnings().get(0));
+    assertEquals(1, p.spark().read().format("delta").load(p.root().resolve(".sluice/system/event_log").toString())
+        .where("level = 'WARN' AND message LIKE '%TRACK HISTORY ON%'").count(), "the warning is in the event log");
+  }
+
+  @Test
+  void trackHistoryExceptOfAColumnTheSourceLacksFails() {
+    SluiceException e = autoCdcFails("AUTO_CDC_COLUMN_NOT_FOUND", 3, """
+        CREATE STREAMING TABLE t;
+        CREATE FLOW f AS AUTO CDC INTO t FROM STREAM(src) KEYS (id) SEQUENCE BY seq
+          COLUMNS * EXCEPT (op) STORED AS SCD TYPE 2 TRACK HISTORY ON * EXCEPT (nope);
+        """);
+    assertTrue(e.getMessage().contains("TRACK HISTORY ON") && e.getMessage().contains("'nope'"), e.getMessage());
   }
 
   @Test

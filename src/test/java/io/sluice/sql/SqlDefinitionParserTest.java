@@ -17,6 +17,7 @@ import io.sluice.graph.FlowDefinition;
 import io.sluice.graph.FlowMode;
 import io.sluice.graph.GraphRegistry;
 import io.sluice.graph.Origin;
+import io.sluice.graph.ScdType;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
@@ -823,7 +824,7 @@ class SqlDefinitionParserTest {
         """);
 
     FlowMode.AutoCdc expected = new FlowMode.AutoCdc(List.of("id", "region"), functions.expr("STRUCT(ts, n)"),
-        Optional.of("op = 'DELETE'"), Optional.empty(), ColumnSelection.except(List.of("op", "ts")), 2,
+        Optional.of("op = 'DELETE'"), Optional.empty(), ColumnSelection.except(List.of("op", "ts")), ScdType.TYPE_2,
         ColumnSelection.only(List.of("name", "city")), ColumnSelection.except(List.of("city")), false);
     assertEquals(expected, autoCdc(graph, "f1"));
     assertEquals(expected, autoCdc(graph, "f2"));
@@ -847,7 +848,7 @@ class SqlDefinitionParserTest {
         """);
 
     FlowMode.AutoCdc expected = new FlowMode.AutoCdc(List.of("id"), functions.expr("ts"), Optional.of("op = 'D'"),
-        Optional.of("op = 'T'"), ColumnSelection.ALL, 1, ColumnSelection.ALL, ColumnSelection.ALL, false);
+        Optional.of("op = 'T'"), ColumnSelection.ALL, ScdType.TYPE_1, ColumnSelection.ALL, ColumnSelection.ALL, false);
     assertEquals(expected, autoCdc(graph, "a"));
     assertEquals(expected, autoCdc(graph, "b"));
   }
@@ -858,7 +859,7 @@ class SqlDefinitionParserTest {
 
     FlowMode.AutoCdc mode = autoCdc(graph, "f");
     assertEquals(new FlowMode.AutoCdc(List.of("id"), functions.expr("ts"), Optional.empty(), Optional.empty(),
-        ColumnSelection.ALL, 1, ColumnSelection.ALL, ColumnSelection.NONE, true), mode);
+        ColumnSelection.ALL, ScdType.TYPE_1, ColumnSelection.ALL, ColumnSelection.NONE, true), mode);
     assertFalse(mode.streaming());
     assertEquals("SELECT * FROM snapshot_feed", query(flow(graph, "f")).text());
   }
@@ -1004,11 +1005,11 @@ class SqlDefinitionParserTest {
         """);
 
     FlowMode.AutoCdcFromSnapshot periodic = (FlowMode.AutoCdcFromSnapshot) flow(graph, "periodic").mode();
-    assertEquals(new FlowMode.AutoCdcFromSnapshot(List.of("id"), 1, ColumnSelection.ALL, false, Optional.empty()),
+    assertEquals(new FlowMode.AutoCdcFromSnapshot(List.of("id"), ScdType.TYPE_1, ColumnSelection.ALL, false, Optional.empty()),
         periodic);
     assertEquals("SELECT * FROM db.customers", query(flow(graph, "periodic")).text());
     FlowMode.AutoCdcFromSnapshot query = (FlowMode.AutoCdcFromSnapshot) flow(graph, "query").mode();
-    assertEquals(2, query.scdType());
+    assertEquals(ScdType.TYPE_2, query.scdType());
     assertEquals(ColumnSelection.only(List.of("name")), query.trackHistory());
     assertEquals("SELECT id, name FROM customers", query(flow(graph, "query")).text());
     assertEquals(at(2), query(flow(graph, "query")).origin());

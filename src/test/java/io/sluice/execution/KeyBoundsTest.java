@@ -1,0 +1,44 @@
+package io.sluice.execution;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import io.sluice.testing.SharedSpark;
+import java.util.List;
+import org.apache.spark.sql.Dataset;
+import org.apache.spark.sql.Row;
+import org.apache.spark.sql.SparkSession;
+import org.junit.jupiter.api.Test;
+
+/** Literal bounds taken from a batch's keys select the same rows as the keys, whatever the column's name. */
+class KeyBoundsTest {
+  private static final String KEY = "order`id.v";
+
+  private static Dataset<Row> keys(SparkSession spark, String values) {
+    return spark.sql("SELECT * FROM VALUES " + values + " AS t(" + ColumnNames.quote(KEY) + ")");
+  }
+
+  private static List<Long> selected(Dataset<Row> table, KeyBounds bounds) {
+    return table.where(bounds.on(ColumnNames.col(KEY))).orderBy(ColumnNames.col(KEY)).as(
+        org.apache.spark.sql.Encoders.LONG()).collectAsList();
+  }
+
+  @Test
+  void anInListOfTheBatchsValuesWithNullWhenTheBatchHasOne() {
+    SparkSession spark = SharedSpark.session();
+    Dataset<Row> table = spark.range(0, 20).toDF(KEY);
+    assertEquals(List.of(3L, 7L), selected(table, KeyBounds.of(keys(spark, "(7L), (3L), (7L)"), KEY)));
+    Dataset<Row> withNull = spark.sql("SELECT CAST(NULL AS BIGINT) AS " + ColumnNames.quote(KEY) + " UNION ALL SELECT 5L");
+    KeyBounds bounds = KeyBounds.of(withNull, KEY);
+    assertEquals(2, withNull.where(bounds.on(ColumnNames.col(KEY))).count(), "NULL keys are kept too");
+  }
+
+  @Test
+  void aRangePastTheInListLimit() {
+    SparkSession spark = SharedSpark.session();
+    Dataset<Row> batch = spark.range(100, 100 + KeyBounds.IN_LIST_LIMIT + 1).toDF(KEY);
+    KeyBounds bounds = KeyBounds.of(batch, KEY);
+    Dataset<Row> table = spark.range(0, 2000).toDF(KEY);
+    assertEquals(KeyBounds.IN_LIST_LIMIT + 1, table.where(bounds.on(ColumnNames.col(KEY))).count());
+    assertEquals(100L, selected(table, bounds).get(0));
+  }
+}
