@@ -1,0 +1,120 @@
+package io.sluice.execution;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.sluice.graph.DatasetName;
+import io.sluice.testing.TestPipeline;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Comparator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.Stream;
+import org.apache.spark.sql.delta.DeltaLog;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The window every exactly-once promise is about (SEMANTICS §7.1), made on purpose: a batch's
+ * writes are committed but its stream checkpoint is not, as when the process dies between
+ * the two. The next update runs the batch again; every table must end as if it ran once.
+ * FROM SNAPSHOT flows have the same window tested in {@code SnapshotCdcTest}.
+ */
+class ReplayedBatchTest {
+  private static final List<String> TABLES = List.of("raw", "current", "latest");
+
+  @TempDir Path dir;
+
+  @Test
+  void aBatchCommittedButNotCheckpointedIsNotAppliedTwice() throws IOException {
+    TestPipeline p = new TestPipeline(dir).sql("""
+        CREATE STREAMING TABLE raw AS SELECT * FROM STREAM(cdc);
+        CREATE STREAMING TABLE current;
+        CREATE FLOW current_flow AS AUTO CDC INTO current FROM STREAM(cdc) KEYS (id)
+          APPLY AS DELETE WHEN op = 'D' SEQUENCE BY seq COLUMNS * EXCEPT (op, seq);
+        CREATE STREAMING TABLE latest
+        FLOW REPLACE USING (id) SEQUENCE BY seq BY NAME SELECT * FROM STREAM(cdc);
+        """);
+    p.spark().sql("CREATE DATABASE IF NOT EXISTS " + p.database());
+    p.spark().sql("CREATE TABLE " + p.database() + ".cdc (id INT, v STRING, op STRING, seq INT) USING delta");
+    insert(p, "(1, 'a', 'U', 1), (2, 'b', 'U', 1), (3, 'c', 'U', 1)");
+    runOk(p);
+    insert(p, "(1, 'a2', 'U', 2), (2, NULL, 'D', 2), (3, 'c-late', 'U', 0), (4, 'd', 'U', 1)");
+    runOk(p);
+    Map<String, List<String>> once = contents(p);
+    Map<String, Long> versions = versions(p);
+    Path store = new Checkpoints(p.spec().storage()).autoCdcState(new DatasetName("spark_catalog", p.database(), "current"));
+    long storeRows = p.spark().read().format("delta").load(store.toString()).count();
+
+    // Every flow's batch 1 is committed but not checkpointed; the AUTO CDC flow's state store
+    // also lost its commit, as when the process dies between the target's commit and the store's.
+    assertEquals(3, forgetLastCheckpointCommits(dir.resolve(".sluice/checkpoints")));
+    dropLastCommit(store.resolve("_delta_log"));
+    runOk(p);
+    assertEquals(once, contents(p), "every table as after one run of the batch");
+    assertEquals(versions, versions(p), "the replayed batch committed nothing new to the targets");
+    assertEquals(storeRows, p.spark().read().format("delta").load(store.toString()).count(),
+        "the replay made the store's append");
+    insert(p, "(2, 'late', 'U', 1)");
+    runOk(p);
+    assertEquals(List.of("[1,a2]", "[3,c]", "[4,d]"), p.rows("SELECT * FROM current"),
+        "the replayed tombstone keeps key 2 deleted");
+  }
+
+  private static void insert(TestPipeline p, String values) {
+    p.spark().sql("INSERT INTO " + p.database() + ".cdc VALUES " + values);
+  }
+
+  private static void runOk(TestPipeline p) {
+    UpdateResult result = p.run();
+    assertTrue(result.succeeded(), () -> result.flows().toString());
+  }
+
+  private static Map<String, List<String>> contents(TestPipeline p) {
+    Map<String, List<String>> contents = new LinkedHashMap<>();
+    TABLES.forEach(t -> contents.put(t, p.rows("SELECT * FROM " + t)));
+    return contents;
+  }
+
+  private static Map<String, Long> versions(TestPipeline p) {
+    Map<String, Long> versions = new LinkedHashMap<>();
+    TABLES.forEach(t -> versions.put(t, p.spark().sql("DESCRIBE HISTORY " + p.database() + ".`" + t + "`")
+        .first().getLong(0)));
+    return versions;
+  }
+
+  /** Deletes the newest {@code commits/N} of every stream checkpoint: its batch N runs again. */
+  private static int forgetLastCheckpointCommits(Path checkpoints) throws IOException {
+    int forgotten = 0;
+    try (Stream<Path> dirs = Files.walk(checkpoints)) {
+      for (Path commits : dirs.filter(d -> d.getFileName().toString().equals("commits") && Files.isDirectory(d)).toList()) {
+        try (Stream<Path> files = Files.list(commits)) {
+          Path last = files.filter(f -> f.getFileName().toString().matches("\\d+"))
+              .max(Comparator.comparingLong(f -> Long.parseLong(f.getFileName().toString()))).orElseThrow();
+          Files.delete(last);
+          Files.deleteIfExists(last.resolveSibling("." + last.getFileName() + ".crc"));
+          forgotten++;
+        }
+      }
+    }
+    return forgotten;
+  }
+
+  /** Removes a Delta table's newest commit, as if the process had died before writing it. */
+  private static void dropLastCommit(Path log) throws IOException {
+    try (Stream<Path> files = Files.list(log)) {
+      Path last = files.filter(f -> f.getFileName().toString().matches("\\d{20}\\.json"))
+          .max(Comparator.naturalOrder()).orElseThrow();
+      String version = last.getFileName().toString().substring(0, 20);
+      Files.delete(last);
+      Files.deleteIfExists(log.resolve(version + ".crc"));
+      Files.deleteIfExists(log.resolve("." + version + ".crc.crc"));
+      Files.deleteIfExists(log.resolve("." + version + ".json.crc"));
+    }
+    // A new process would not know the commit either.
+    DeltaLog.clearCache();
+  }
+}
