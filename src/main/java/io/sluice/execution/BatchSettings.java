@@ -25,9 +25,9 @@ import org.apache.spark.sql.SparkSession;
  *
  * <p>Outside whole-stage code generation (wide rows, such as Delta's log actions when a write
  * looks up its transaction id; windows; object (de)serialisation), each task generates the
- * code of its projections again. For a batch of at most {@value #SMALL_BATCH} rows,
- * evaluating them interpreted is cheaper: a 10-row AUTO CDC update of the example took
- * about 14% less (24.0 s to 20.6 s, means of 8 and 4 runs).
+ * code of its projections again; in a profile of a 10-row update that was most of the
+ * executors' time. For a batch of at most {@value #SMALL_BATCH} rows they are evaluated
+ * interpreted. (Whole-update A/B runs showed a gain no larger than this machine's noise.)
  */
 final class BatchSettings {
   /** The most rows a batch has for Sluice to treat it as small. */

@@ -127,7 +127,9 @@ final class FlowRun {
       BatchQuality quality = checked.quality();
       // AUTO CDC sinks take change events, in the source's shape; the others take table rows.
       Dataset<Row> rows = flow.autoCdc().isPresent() ? checked.rows() : TableWriter.align(checked.rows(), targetSchema);
-      BatchSink.Written written = BatchSettings.forWrite(session, quality.outputRows(), () -> sink.write(rows, batchId, quality.outputRows()));
+      long outputRows = quality.outputRows();
+      BatchSink.Written written =
+          BatchSettings.forWrite(session, outputRows, () -> sink.write(rows, batchId, outputRows));
       metrics.addBatch(written.rows(), quality.droppedRows(), written.metrics());
       Map<String, Object> details = new LinkedHashMap<>();
       details.put("batch_id", batchId);

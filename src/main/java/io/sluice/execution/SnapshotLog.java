@@ -132,5 +132,4 @@ final class SnapshotLog {
       throw new UncheckedIOException("cannot write the snapshot log in " + dir, e);
     }
   }
-
 }
