@@ -33,10 +33,10 @@ import org.apache.spark.sql.types.StructField;
  * One MERGE of only what differs brings the target there, and the batch's new events are
  * appended to the store.
  *
- * <p>Exactly-once: the MERGE and the append are idempotent Delta commits for (app id, batch
- * id), the target's first. The replay depends only on the store and the batch, so a batch
- * replayed after a crash between the two commits computes the same result: the target's
- * commit is skipped and the store's is made.
+ * <p>Exactly-once: the MERGE and the append are the batch's two commits in its
+ * {@link BatchLog}, the target's first. The replay depends only on the store and the batch,
+ * so a batch replayed after a crash between the two commits computes the same result: the
+ * target's commit is found made and the store's is made.
  *
  * <p>Cost: the store is read through literal bounds on the first key (see {@link KeyBounds}),
  * and so is the target by the MERGE, so a batch touches the files its keys live in. A new
@@ -46,37 +46,43 @@ final class AutoCdcSink implements BatchSink {
   private static final String ADAPTIVE = "spark.sql.adaptive.enabled";
   private final FlowRun run;
   private final String table;
-  private final String appId;
+  private final BatchLog log;
   private final CdcStateStore store;
   private final CdcEvents events;
   private final AutoCdcColumns columns;
   private final FlowMode.AutoCdc mode;
   private final long versionAtOpen;
 
-  /** The sink of one flow's run: opens (or creates) the target's state store. */
-  static AutoCdcSink open(FlowRun run, String table, String appId, Checkpoints checkpoints) {
+  /**
+   * The sink of one flow's run: opens (or creates) the target's state store, and forgets its
+   * expired SCD type 1 tombstones before the run's batches, which then read the store's state
+   * that check loaded. Not while a flow into the target has a batch to run again: the batch
+   * must see the state its first attempt saw.
+   */
+  static AutoCdcSink open(FlowRun run, String table, BatchLog log, Checkpoints checkpoints) {
     CdcEvents events = new CdcEvents(run.flow());
     CdcStateStore store = CdcStateStore.open(run.spark(), checkpoints.autoCdcState(run.target().name()), events.storeSchema());
     new SharedCdcState(store, events).settleSnapshots(run, checkpoints);
-    return new AutoCdcSink(run, table, appId, store);
+    boolean scd1 = !((FlowMode.AutoCdc) run.flow().definition().mode()).scdType().keepsHistory();
+    if (scd1 && run.flowsIntoTarget().stream()
+        .noneMatch(f -> BatchLog.unfinished(checkpoints, run.target().name(), f.name()).isPresent())) {
+      store.collectTombstones(run.spark(), AutoCdcTableProperties.tombstoneThreshold(run.target()), events.keys());
+    }
+    return new AutoCdcSink(run, table, log, store);
   }
 
-  /**
-   * Forgets expired SCD type 1 tombstones, after the run's batches: a batch replayed after a
-   * crash must see the state its first attempt saw, so none is collected before it.
-   */
+  /** Compacts the SCD type 1 store after the run's batches, when due. */
   @Override
   public void finish() {
     if (!mode.scdType().keepsHistory()) {
-      store.collectTombstones(run.spark(), AutoCdcTableProperties.tombstoneThreshold(run.target()), columns.keys());
       compactIfDue();
     }
   }
 
-  private AutoCdcSink(FlowRun run, String table, String appId, CdcStateStore store) {
+  private AutoCdcSink(FlowRun run, String table, BatchLog log, CdcStateStore store) {
     this.run = run;
     this.table = table;
-    this.appId = appId;
+    this.log = log;
     this.store = store;
     this.events = new CdcEvents(run.flow());
     this.columns = events.columns();
@@ -87,6 +93,8 @@ final class AutoCdcSink implements BatchSink {
   @Override
   public Written write(Dataset<Row> rows, long batchId, long rowCount) {
     SparkSession session = rows.sparkSession();
+    DeltaTarget target = DeltaTarget.table(run.target().name());
+    BatchCommits commits = log.begin(session, batchId, List.of(target, store.target()));
     // A small batch's plans are joins and windows over a few thousand rows; adaptive
     // execution would make each of their shuffles a Spark job of its own. Large batches keep it.
     String adaptive = session.conf().get(ADAPTIVE, "true");
@@ -122,16 +130,15 @@ final class AutoCdcSink implements BatchSink {
       Counts counts = Counts.of(newEvents, targetChanges, rivals(known, changed));
       warnAboutRivals(counts.rivalKeys(), batchId);
       session.conf().set(ADAPTIVE, adaptive);
-      Dataset<Row> target = targetChanges;
+      Dataset<Row> diff = targetChanges;
+      Dataset<Row> toStore = newEvents;
       Column targetScope = scope.on(col("t", firstKey));
       if (counts.targetChanges() > 0) {
-        DeltaWrites.idempotently(session, appId, batchId, () -> {
-          KeyedDiff.merge(DeltaTable.forName(session, table), target, targetScope, targetMatch, false);
-          return null;
-        });
+        commits.commit(session, target,
+            () -> KeyedDiff.merge(DeltaTable.forName(session, table), diff, targetScope, targetMatch, false));
       }
       if (counts.storeChanges() > 0) {
-        store.append(newEvents, appId, batchId);
+        commits.commit(session, store.target(), () -> store.append(toStore));
       }
       return new Written(counts.upserted() + counts.deleted(), counts.metrics(rowCount, truncation.isNew()));
     } finally {

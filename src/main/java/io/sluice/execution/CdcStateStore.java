@@ -14,7 +14,6 @@ import org.apache.spark.sql.Column;
 import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
 import org.apache.spark.sql.SparkSession;
-import org.apache.spark.sql.delta.DeltaLog;
 import org.apache.spark.sql.types.StructType;
 
 /**
@@ -47,35 +46,30 @@ final class CdcStateStore {
     return new CdcStateStore(path);
   }
 
-  /** The store as of its current version, pinned for the reason {@link DeltaWrites#readPinned} gives. */
+  /** The store as of its current version ({@link DeltaTarget#readPinned}). */
   Dataset<Row> read(SparkSession session) {
-    return session.read().format("delta").option("versionAsOf", version(session)).load(path.toString());
+    return target().readPinned(session);
   }
 
-  /** The highest batch committed here under {@code appId}, or -1. */
-  long committedVersion(SparkSession spark, String appId) {
-    return DeltaWrites.committedVersion(spark, path, appId);
+  /** The store as a table flows commit to. */
+  DeltaTarget target() {
+    return DeltaTarget.path(path);
   }
 
   /** The store's current Delta version. */
   long version(SparkSession spark) {
-    return DeltaLog.forTableWithSnapshot(spark, path.toString())._2().version();
+    return target().version(spark);
   }
 
   DeltaTable table(SparkSession session) {
     return DeltaTable.forPath(session, path.toString());
   }
 
-  /**
-   * Appends {@code events} in one commit that Delta skips if ({@code appId}, {@code batchId})
-   * already committed here. New value columns are added to the store.
-   */
-  void append(Dataset<Row> events, String appId, long batchId) {
+  /** Appends {@code events} in one commit. New value columns are added to the store. */
+  void append(Dataset<Row> events) {
     try {
       events.write().format("delta").mode("append")
           .option("mergeSchema", "true")
-          .option("txnAppId", appId)
-          .option("txnVersion", String.valueOf(batchId))
           .save(path.toString());
     } catch (Exception e) {
       throw SparkErrors.unchecked(e);

@@ -12,8 +12,8 @@ import java.util.stream.Stream;
 /**
  * Where each streaming flow keeps its progress, and the identity its writes carry. The
  * identity ("app id") lives inside the checkpoint: a full refresh, which deletes the
- * checkpoint, gives the flow a new one, so Delta's record of the old batches cannot make
- * it skip the new batches that reuse their numbers.
+ * checkpoint, gives the flow a new one, so the {@link CommitTag}s of the old batches cannot
+ * make it skip the new batches that reuse their numbers.
  */
 public final class Checkpoints {
   private static final String APP_ID_FILE = "sluice-app-id";
@@ -35,6 +35,11 @@ public final class Checkpoints {
   /** Where an AUTO CDC FROM SNAPSHOT flow records the snapshots it applied ({@link SnapshotLog}). */
   public Path snapshotLog(DatasetName target, DatasetName flow) {
     return location(target, flow).resolve("snapshots");
+  }
+
+  /** Whether the flow has its write identity: it ran before. */
+  boolean hasAppId(DatasetName target, DatasetName flow) {
+    return Files.exists(location(target, flow).resolve(APP_ID_FILE));
   }
 
   /** The flow's stable write identity, created with its checkpoint. */

@@ -5,33 +5,30 @@ import static org.apache.spark.sql.functions.lit;
 
 import io.sluice.graph.DatasetName;
 import io.sluice.graph.SparkErrors;
-import org.apache.spark.sql.catalyst.TableIdentifier;
-import org.apache.spark.sql.delta.DeltaLog;
-import org.apache.spark.sql.delta.Snapshot;
+import java.util.function.Supplier;
+import org.apache.spark.sql.Dataset;
+import org.apache.spark.sql.Row;
+import org.apache.spark.sql.RuntimeConfig;
+import org.apache.spark.sql.SparkSession;
 import org.apache.spark.sql.delta.actions.Action;
-import org.apache.spark.sql.delta.actions.SetTransaction;
 import scala.Option;
 import scala.Tuple2;
 import scala.collection.Iterator;
 import scala.collection.immutable.Seq;
 import scala.jdk.javaapi.CollectionConverters;
-import org.apache.spark.sql.Dataset;
-import org.apache.spark.sql.Row;
-import org.apache.spark.sql.RuntimeConfig;
-import org.apache.spark.sql.SparkSession;
-import java.util.function.Supplier;
 
 /** The table writes Sluice's sinks make, with Spark's undeclared checked exceptions unwrapped. */
 final class DeltaWrites {
+  private static final String USER_METADATA = "spark.databricks.delta.commitInfo.userMetadata";
   private static final String TXN_APP_ID = "spark.databricks.delta.write.txnAppId";
   private static final String TXN_VERSION = "spark.databricks.delta.write.txnVersion";
 
   private DeltaWrites() {}
 
-  /** Appends in one commit that Delta skips if ({@code appId}, {@code version}) already committed. */
-  static void idempotentAppend(Dataset<Row> rows, String table, String appId, long version) {
+  /** Appends in one commit. */
+  static void append(Dataset<Row> rows, String table) {
     try {
-      rows.writeTo(table).option("txnAppId", appId).option("txnVersion", String.valueOf(version)).append();
+      rows.writeTo(table).append();
     } catch (Exception e) {
       throw SparkErrors.unchecked(e);
     }
@@ -55,70 +52,67 @@ final class DeltaWrites {
     }
   }
 
-  /** The highest version committed on {@code table} under {@code appId} by {@link #idempotently}, or -1. */
-  static long committedVersion(SparkSession spark, DatasetName table, String appId) {
-    return txnVersion(snapshot(spark, table), appId);
-  }
-
-  /** The same for the Delta table at {@code path}. */
-  static long committedVersion(SparkSession spark, java.nio.file.Path path, String appId) {
-    return txnVersion(DeltaLog.forTableWithSnapshot(spark, path.toString())._2(), appId);
-  }
-
-  private static long txnVersion(Snapshot snapshot, String appId) {
-    return (Long) snapshot.transactions().get(appId).getOrElse(() -> -1L);
-  }
-
-  /**
-   * The table as of its current version, for a batch that caches what it reads of a table
-   * and then writes that table: after each write Spark re-plans every cached plan that reads the
-   * table's latest version, which lists the table's files again (a Spark job per scan). A read of
-   * a pinned version is not such a plan.
-   */
+  /** The table as of its current version ({@link DeltaTarget#readPinned}). */
   static Dataset<Row> readPinned(SparkSession session, DatasetName table) {
-    return session.read().option("versionAsOf", tableVersion(session, table)).table(table.quoted());
+    return DeltaTarget.table(table).readPinned(session);
   }
 
   /** The table's current Delta version. */
   static long tableVersion(SparkSession spark, DatasetName table) {
-    return snapshot(spark, table).version();
+    return DeltaTarget.table(table).version(spark);
   }
 
   /**
-   * The Delta version of the commit made under ({@code appId}, {@code version}) by
-   * {@link #idempotently}, looking from {@code fromVersion} on; -1 if there is none.
+   * The Delta version of the commit that carries {@code tag}, looking from {@code fromVersion}
+   * on; -1 if there is none. Fails if the table's log no longer holds {@code fromVersion}.
    */
-  static long commitOf(SparkSession spark, DatasetName table, String appId, long version, long fromVersion) {
-    Iterator<Tuple2<Object, Seq<Action>>> commits =
-        DeltaLog.forTable(spark, identifier(table)).getChanges(fromVersion, Option.empty(), false);
+  static long commitOf(SparkSession spark, DeltaTarget table, CommitTag tag, long fromVersion) {
+    Iterator<Tuple2<Object, Seq<Action>>> commits;
+    try {
+      commits = table.log(spark).getChanges(fromVersion, Option.empty(), true);
+    } catch (RuntimeException e) {
+      throw new IllegalStateException("cannot tell whether batch " + tag.batch() + " committed to " + table.key()
+          + ": its log no longer holds version " + fromVersion + " (" + SparkErrors.firstLine(e)
+          + "); a full refresh of the flow starts it again", e);
+    }
     while (commits.hasNext()) {
       Tuple2<Object, Seq<Action>> commit = commits.next();
-      boolean ours = CollectionConverters.asJava(commit._2()).stream()
-          .anyMatch(a -> a instanceof SetTransaction txn && txn.appId().equals(appId) && txn.version() == version);
-      if (ours) {
+      if (tag.marks(CollectionConverters.asJava(commit._2()))) {
         return (Long) commit._1();
       }
     }
     return -1;
   }
 
-  private static Snapshot snapshot(SparkSession spark, DatasetName table) {
-    return DeltaLog.forTableWithSnapshot(spark, identifier(table))._2();
-  }
-
-  private static TableIdentifier identifier(DatasetName table) {
-    return new TableIdentifier(table.name(), Option.apply(table.database()), Option.apply(table.catalog()));
+  /**
+   * Runs {@code write} with its Delta commits carrying {@code tag} (SparkSession confs apply to
+   * the batch's own session, a per-query clone); a value the user set comes back after.
+   */
+  static <T> T tagged(SparkSession session, CommitTag tag, Supplier<T> write) {
+    RuntimeConfig conf = session.conf();
+    Option<String> before = conf.getOption(USER_METADATA);
+    conf.set(USER_METADATA, tag.json());
+    try {
+      return write.get();
+    } finally {
+      if (before.isDefined()) {
+        conf.set(USER_METADATA, before.get());
+      } else {
+        conf.unset(USER_METADATA);
+      }
+    }
   }
 
   /**
-   * Runs {@code write} as an idempotent Delta commit: Delta skips it if ({@code appId},
-   * {@code version}) already committed on the target. The settings go on the batch's own
-   * session (a per-query clone) and are always removed.
+   * Runs {@code write} as a Delta idempotent write: Delta skips its commit if the tag's app
+   * version already committed on the target, which it reads from the table's full log state.
+   * Only for what the tags cannot tell: checkpoints from before them, and a write whose
+   * table's version before it was not recorded.
    */
-  static <T> T idempotently(SparkSession session, String appId, long version, Supplier<T> write) {
+  static <T> T idempotently(SparkSession session, CommitTag tag, Supplier<T> write) {
     RuntimeConfig conf = session.conf();
-    conf.set(TXN_APP_ID, appId);
-    conf.set(TXN_VERSION, String.valueOf(version));
+    conf.set(TXN_APP_ID, tag.appId());
+    conf.set(TXN_VERSION, String.valueOf(tag.batch()));
     try {
       return write.get();
     } finally {

@@ -3,7 +3,7 @@ package io.sluice.execution;
 /**
  * A flow that runs once (AUTO CDC ONCE): its source is read as one batch on the first
  * update, and never again until a full refresh clears its checkpoint. The batch is written
- * as batch 0 under the flow's app id, so a crash before it is marked done cannot apply it twice.
+ * as batch 0 of its {@link BatchLog}, so a crash before it is marked done cannot apply it twice.
  */
 final class OnceFlowExecutor implements FlowExecutor {
   private final Checkpoints checkpoints;
@@ -20,8 +20,7 @@ final class OnceFlowExecutor implements FlowExecutor {
     if (marker.done()) {
       return;
     }
-    String appId = checkpoints.appId(run.target().name(), run.flow().name());
-    BatchSink sink = sinks.create(run, run.target().name().quoted(), appId);
+    BatchSink sink = sinks.create(run, run.target().name().quoted(), BatchLog.open(checkpoints, run));
     run.withFlowConf(() -> {
       run.processBatch(run.buildQuery(), 0, sink);
       return null;

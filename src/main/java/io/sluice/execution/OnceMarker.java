@@ -12,8 +12,15 @@ import java.nio.file.Path;
 final class OnceMarker {
   private final Path file;
 
+  private static final String FILE = "once-done";
+
   OnceMarker(Checkpoints checkpoints, FlowRun run) {
-    this.file = checkpoints.location(run.target().name(), run.flow().name()).resolve("once-done");
+    this.file = checkpoints.location(run.target().name(), run.flow().name()).resolve(FILE);
+  }
+
+  /** Whether the flow whose checkpoint is {@code checkpoint} has run once. */
+  static boolean isDone(Path checkpoint) {
+    return Files.exists(checkpoint.resolve(FILE));
   }
 
   boolean done() {

@@ -152,13 +152,13 @@ public final class PipelineUpdate {
 
   private FlowExecutor executorFor(DatasetType type, FlowMode mode) {
     if (mode instanceof FlowMode.ReplaceUsing replaceUsing) {
-      return new StreamingFlowExecutor(checkpoints, (run, table, appId) -> new ReplaceUsingSink(run, table, appId, replaceUsing));
+      return new StreamingFlowExecutor(checkpoints, (run, table, log) -> new ReplaceUsingSink(run, table, log, replaceUsing));
     }
     if (mode instanceof FlowMode.ReplaceWhere replaceWhere) {
       return new ReplaceWhereExecutor(replaceWhere);
     }
     if (mode instanceof FlowMode.AutoCdc autoCdc) {
-      StreamingFlowExecutor.SinkFactory sinks = (run, table, appId) -> AutoCdcSink.open(run, table, appId, checkpoints);
+      StreamingFlowExecutor.SinkFactory sinks = (run, table, log) -> AutoCdcSink.open(run, table, log, checkpoints);
       return autoCdc.once() ? new OnceFlowExecutor(checkpoints, sinks) : new StreamingFlowExecutor(checkpoints, sinks);
     }
     if (mode instanceof FlowMode.AutoCdcFromSnapshot snapshot) {

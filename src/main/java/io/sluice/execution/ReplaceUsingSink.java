@@ -47,19 +47,21 @@ final class ReplaceUsingSink implements BatchSink {
 
   private final FlowRun run;
   private final String table;
-  private final String appId;
+  private final BatchLog log;
   private final FlowMode.ReplaceUsing mode;
 
-  ReplaceUsingSink(FlowRun run, String table, String appId, FlowMode.ReplaceUsing mode) {
+  ReplaceUsingSink(FlowRun run, String table, BatchLog log, FlowMode.ReplaceUsing mode) {
     this.run = run;
     this.table = table;
-    this.appId = appId;
+    this.log = log;
     this.mode = mode;
   }
 
   @Override
   public Written write(Dataset<Row> rows, long batchId, long rowCount) {
     SparkSession session = rows.sparkSession();
+    DeltaTarget target = DeltaTarget.table(run.target().name());
+    BatchCommits commits = log.begin(session, batchId, List.of(target));
     Dataset<Row> sequenced = rows.withColumn(SEQ, mode.sequence());
     refuseNullSequences(sequenced);
     // Persisted: the window's shuffle and the decision join feed several jobs each (bounds,
@@ -93,7 +95,7 @@ final class ReplaceUsingSink implements BatchSink {
       Dataset<Row> source = data;
       Dataset<Row> keyDecisions = decisions;
       long removed = inserted + appended + keysReplaced == 0 ? 0
-          : DeltaWrites.idempotently(session, appId, batchId, () -> merge(session, source, keyDecisions, bounds));
+          : commits.commit(session, target, () -> merge(session, source, keyDecisions, bounds), 0L);
       Map<String, Object> metrics = new LinkedHashMap<>();
       metrics.put("keys_replaced", keysReplaced);
       metrics.put("rows_inserted", inserted);

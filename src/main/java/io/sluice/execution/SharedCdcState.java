@@ -65,7 +65,7 @@ final class SharedCdcState {
       if (flow.definition().mode() instanceof FlowMode.AutoCdcFromSnapshot) {
         SnapshotLog log = SnapshotLog.open(checkpoints.snapshotLog(target, flow.name()));
         String appId = checkpoints.appId(target, flow.name());
-        log.settle(DeltaWrites.committedVersion(run.spark(), target, appId),
+        log.settle(SnapshotLog.committedTo(run.spark(), target, appId),
             pending -> recordCommit(run.spark(), target, appId, pending));
       }
     }
@@ -79,12 +79,16 @@ final class SharedCdcState {
     DatasetName target = run.target().name();
     for (ResolvedFlow flow : run.flowsIntoTarget()) {
       if (flow.definition().mode() instanceof FlowMode.AutoCdc) {
+        Optional<BatchLog.Pending> batch = BatchLog.unfinished(checkpoints, target, flow.name());
+        if (batch.isEmpty()) {
+          continue;
+        }
         String appId = checkpoints.appId(target, flow.name());
-        long inTarget = DeltaWrites.committedVersion(run.spark(), target, appId);
-        if (inTarget > store.committedVersion(run.spark(), appId)) {
+        if (batch.get().madeOn(run.spark(), DeltaTarget.table(target), appId)
+            && !batch.get().madeOn(run.spark(), store.target(), appId)) {
           throw new SluiceException("AUTO_CDC_BATCH_UNFINISHED", run.flow().definition().origin(), "flow '"
               + run.flow().name() + "' waits: AUTO CDC flow '" + flow.name() + "' stopped in the middle of batch "
-              + inTarget + " on '" + target + "', which it finishes when it runs; run the update again");
+              + batch.get().batch() + " on '" + target + "', which it finishes when it runs; run the update again");
         }
       }
     }
@@ -106,7 +110,8 @@ final class SharedCdcState {
    * found by its (app id, snapshot number); a key with a newer event keeps it.
    */
   void recordCommit(SparkSession session, DatasetName target, String appId, SnapshotLog.Entry snapshot) {
-    long commit = DeltaWrites.commitOf(session, target, appId, snapshot.number(), snapshot.tableVersionBefore() + 1);
+    CommitTag tag = new CommitTag(appId, snapshot.number());
+    long commit = DeltaWrites.commitOf(session, DeltaTarget.table(target), tag, snapshot.tableVersionBefore() + 1);
     if (commit < 0) {
       return;
     }
@@ -125,7 +130,8 @@ final class SharedCdcState {
       sameEvent = sameEvent.and(col("s", key).equalTo(col("a", key)));
     }
     Column on = sameEvent;
-    DeltaWrites.idempotently(session, appId, snapshot.number(), () -> {
+    // The store's version before this MERGE is not recorded: Delta's record of app versions tells.
+    DeltaWrites.idempotently(session, tag, () -> {
       store.table(session).as("s").merge(after.as("a"), on).whenMatched().updateAll().whenNotMatched().insertAll()
           .withSchemaEvolution().execute();
       return null;

@@ -31,7 +31,7 @@ final class SnapshotFlowExecutor implements FlowExecutor {
     String appId = checkpoints.appId(run.target().name(), run.flow().name());
     SnapshotLog log = SnapshotLog.open(checkpoints.snapshotLog(run.target().name(), run.flow().name()));
     SnapshotSink sink = SnapshotSink.open(run, appId, checkpoints);
-    log.settle(DeltaWrites.committedVersion(run.spark(), run.target().name(), appId), sink::afterCommit);
+    log.settle(SnapshotLog.committedTo(run.spark(), run.target().name(), appId), sink::afterCommit);
     Optional<Object> last = log.last().map(SnapshotLog.Entry::version);
     // A ONCE flow that applied its snapshot but died before marking it done is done.
     while (!(mode.once() && last.isPresent())) {

@@ -3,6 +3,7 @@ package io.sluice.execution;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.sluice.graph.DatasetName;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
@@ -10,16 +11,18 @@ import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.util.Optional;
 import java.util.function.Consumer;
+import java.util.function.Predicate;
+import org.apache.spark.sql.SparkSession;
 
 /**
  * The snapshots an AUTO CDC FROM SNAPSHOT flow has applied, kept in its checkpoint: the
  * last one's number and version, and the one being applied.
  *
- * <p>Snapshot n is applied as one Delta commit under (app id, n). Before it, the log
- * records n as pending, with the table's version before that commit; after it, as the
- * last. When a crash leaves a pending snapshot, the target's own record of committed app
- * versions says whether its commit happened: if so, the flow finishes it and it becomes
- * the last; if not, it is forgotten and asked for again. So a snapshot and its version are
+ * <p>Snapshot n is applied as one Delta commit tagged (app id, n) ({@link CommitTag}). Before
+ * it, the log records n as pending, with the table's version before that commit; after it,
+ * as the last. When a crash leaves a pending snapshot, the commits after that version say
+ * whether its commit happened: if so, the flow finishes it and it becomes the last; if not,
+ * it is forgotten and asked for again. So a snapshot and its version are
  * committed together, and none is applied twice or skipped (SEMANTICS §7.1).
  *
  * <p>Each entry is a small JSON file, its version typed ({@link SnapshotVersions}).
@@ -54,17 +57,23 @@ final class SnapshotLog {
     return new SnapshotLog(dir);
   }
 
+  /** Whether a snapshot's commit, tagged with {@code appId}, is in {@code target}. */
+  static Predicate<Entry> committedTo(SparkSession spark, DatasetName target, String appId) {
+    return entry -> DeltaWrites.commitOf(spark, DeltaTarget.table(target), new CommitTag(appId, entry.number()),
+        entry.tableVersionBefore() + 1) >= 0;
+  }
+
   /**
-   * Settles the snapshot a crash left pending, if any: if the target has its commit
-   * ({@code committed}, the highest snapshot number committed there, reached it), it is
-   * finished by {@code finish} and becomes the last; if not, it is forgotten.
+   * Settles the snapshot a crash left pending, if any: if its commit was made
+   * ({@code committed}), it is finished by {@code finish} and becomes the last; if not, it
+   * is forgotten.
    */
-  void settle(long committed, Consumer<Entry> finish) {
+  void settle(Predicate<Entry> committed, Consumer<Entry> finish) {
     Optional<Entry> pending = read(PENDING);
     if (pending.isEmpty()) {
       return;
     }
-    if (committed >= pending.get().number()) {
+    if (committed.test(pending.get())) {
       finish.accept(pending.get());
       commit(pending.get());
     } else {

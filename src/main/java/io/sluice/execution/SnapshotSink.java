@@ -134,7 +134,7 @@ final class SnapshotSink implements BatchSink {
       if (changed > 0) {
         Dataset<Row> diff = changes;
         Column scope = mode.scdType().keepsHistory() ? col("t", AutoCdcColumns.END_AT).isNull() : lit(true);
-        DeltaWrites.idempotently(session, appId, number, () -> {
+        DeltaWrites.tagged(session, new CommitTag(appId, number), () -> {
           KeyedDiff.merge(DeltaTable.forName(session, table), diff, scope, match, false);
           return null;
         });

@@ -3,6 +3,7 @@ package io.sluice.execution;
 import io.sluice.SluiceException;
 import io.sluice.graph.SparkErrors;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.concurrent.TimeoutException;
 import org.apache.spark.api.java.function.VoidFunction2;
 import org.apache.spark.sql.Dataset;
@@ -14,14 +15,14 @@ import org.apache.spark.sql.streaming.Trigger;
 /**
  * A streaming flow: it processes what is available when it starts (Trigger.AvailableNow)
  * and stops, handing each micro-batch to its kind's {@link BatchSink}. Exactly-once: each
- * batch is one Delta commit tagged with the flow's app id and the batch id, so a batch that
- * Spark replays after a crash is skipped by Delta if it had committed.
+ * batch's commits carry the flow's app id and the batch id, and a batch that Spark replays
+ * after a crash makes only the commits it had not made ({@link BatchLog}).
  */
 final class StreamingFlowExecutor implements FlowExecutor {
   /** Makes the sink of one flow, given its target table and its write identity. */
   @FunctionalInterface
   interface SinkFactory {
-    BatchSink create(FlowRun run, String table, String appId);
+    BatchSink create(FlowRun run, String table, BatchLog log);
   }
 
   private final Checkpoints checkpoints;
@@ -34,8 +35,10 @@ final class StreamingFlowExecutor implements FlowExecutor {
 
   /** Plain appends: the default flow of a streaming table. */
   static StreamingFlowExecutor append(Checkpoints checkpoints) {
-    return new StreamingFlowExecutor(checkpoints, (run, table, appId) -> (rows, batchId, count) -> {
-      DeltaWrites.idempotentAppend(rows, table, appId, batchId);
+    return new StreamingFlowExecutor(checkpoints, (run, table, log) -> (rows, batchId, count) -> {
+      DeltaTarget target = DeltaTarget.table(run.target().name());
+      log.begin(rows.sparkSession(), batchId, List.of(target))
+          .commit(rows.sparkSession(), target, () -> DeltaWrites.append(rows, table));
       return BatchSink.Written.all(count);
     });
   }
@@ -43,8 +46,7 @@ final class StreamingFlowExecutor implements FlowExecutor {
   @Override
   public void execute(FlowRun run) {
     Path checkpoint = checkpoints.location(run.target().name(), run.flow().name());
-    String appId = checkpoints.appId(run.target().name(), run.flow().name());
-    BatchSink sink = sinks.create(run, run.target().name().quoted(), appId);
+    BatchSink sink = sinks.create(run, run.target().name().quoted(), BatchLog.open(checkpoints, run));
     Dataset<Row> stream = run.buildQuery();
     StreamingQuery query = run.withFlowConf(() -> start(stream, checkpoint, run, sink));
     await(query);

@@ -8,6 +8,7 @@ import io.sluice.testing.TestPipeline;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -64,6 +65,33 @@ class ReplayedBatchTest {
         "the replayed tombstone keeps key 2 deleted");
   }
 
+  @Test
+  void aCheckpointFromBeforeTagsHasItsReplayedBatchCheckedByDeltasAppVersions() throws IOException {
+    TestPipeline p = new TestPipeline(dir).sql("CREATE STREAMING TABLE raw AS SELECT * FROM STREAM(cdc);");
+    p.spark().sql("CREATE DATABASE IF NOT EXISTS " + p.database());
+    p.spark().sql("CREATE TABLE " + p.database() + ".cdc (id INT, v STRING, op STRING, seq INT) USING delta");
+    insert(p, "(1, 'a', 'U', 1)");
+    runOk(p);
+    insert(p, "(2, 'b', 'U', 1)");
+    runOk(p);
+    List<String> once = p.rows("SELECT * FROM raw");
+
+    // As Sluice left a crash before tags: batch 1 committed under Delta's app version, not
+    // checkpointed, and no batch log.
+    Path checkpoint;
+    try (Stream<Path> files = Files.walk(dir.resolve(".sluice/checkpoints"))) {
+      checkpoint = files.filter(f -> f.getFileName().toString().equals("sluice-batch")).findFirst().orElseThrow().getParent();
+    }
+    Files.delete(checkpoint.resolve("sluice-batch"));
+    String location = p.spark().sql("DESCRIBE DETAIL " + p.database() + ".raw").first().getAs("location");
+    asCommitBeforeTags(Path.of(java.net.URI.create(location)).resolve("_delta_log"),
+        Files.readString(checkpoint.resolve("sluice-app-id")).trim(), 1);
+    assertEquals(1, forgetLastCheckpointCommits(dir.resolve(".sluice/checkpoints")));
+    runOk(p);
+    assertEquals(once, p.rows("SELECT * FROM raw"), "Delta's app version kept the batch from being appended twice");
+    assertTrue(Files.exists(checkpoint.resolve("sluice-batch")), "the batch log starts with the replayed batch");
+  }
+
   private static void insert(TestPipeline p, String values) {
     p.spark().sql("INSERT INTO " + p.database() + ".cdc VALUES " + values);
   }
@@ -103,17 +131,37 @@ class ReplayedBatchTest {
     return forgotten;
   }
 
+  /** Rewrites a table's newest commit as Sluice made them before tags: with Delta's record of (app id, batch). */
+  private static void asCommitBeforeTags(Path log, String appId, long batch) throws IOException {
+    Path last = newestCommit(log);
+    List<String> actions = new ArrayList<>();
+    for (String action : Files.readAllLines(last)) {
+      actions.add(action.replaceAll(",\"userMetadata\":\"(?:[^\"\\\\]|\\\\.)*\"", ""));
+    }
+    actions.add("{\"txn\":{\"appId\":\"" + appId + "\",\"version\":" + batch + ",\"lastUpdated\":0}}");
+    assertTrue(actions.stream().noneMatch(a -> a.contains("userMetadata")), actions::toString);
+    Files.write(last, actions);
+    forgetChecksums(log, last.getFileName().toString().substring(0, 20));
+    DeltaLog.clearCache();
+  }
+
+  private static Path newestCommit(Path log) throws IOException {
+    try (Stream<Path> files = Files.list(log)) {
+      return files.filter(f -> f.getFileName().toString().matches("\\d{20}\\.json")).max(Comparator.naturalOrder()).orElseThrow();
+    }
+  }
+
+  private static void forgetChecksums(Path log, String version) throws IOException {
+    Files.deleteIfExists(log.resolve(version + ".crc"));
+    Files.deleteIfExists(log.resolve("." + version + ".crc.crc"));
+    Files.deleteIfExists(log.resolve("." + version + ".json.crc"));
+  }
+
   /** Removes a Delta table's newest commit, as if the process had died before writing it. */
   private static void dropLastCommit(Path log) throws IOException {
-    try (Stream<Path> files = Files.list(log)) {
-      Path last = files.filter(f -> f.getFileName().toString().matches("\\d{20}\\.json"))
-          .max(Comparator.naturalOrder()).orElseThrow();
-      String version = last.getFileName().toString().substring(0, 20);
-      Files.delete(last);
-      Files.deleteIfExists(log.resolve(version + ".crc"));
-      Files.deleteIfExists(log.resolve("." + version + ".crc.crc"));
-      Files.deleteIfExists(log.resolve("." + version + ".json.crc"));
-    }
+    Path last = newestCommit(log);
+    Files.delete(last);
+    forgetChecksums(log, last.getFileName().toString().substring(0, 20));
     // A new process would not know the commit either.
     DeltaLog.clearCache();
   }

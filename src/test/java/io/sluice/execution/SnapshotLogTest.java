@@ -53,8 +53,12 @@ class SnapshotLogTest {
     assertTrue(text.contains("\"number\" : 4") && text.contains("\"type\" : \"timestamp\"")
         && text.contains("\"value\" : \"2026-11-30 08:00:00.0\"") && text.contains("\"table_version_before\" : 12"), text);
     List<SnapshotLog.Entry> finished = new ArrayList<>();
-    log.settle(4, finished::add);
+    log.settle(entry -> entry.number() == 4 && entry.tableVersionBefore() == 12, finished::add);
     assertEquals(1, finished.size(), "a pending snapshot whose commit happened is finished");
+    assertEquals(5, log.nextNumber());
+    log.begin(new SnapshotLog.Entry(5, Timestamp.valueOf("2026-11-30 09:00:00"), 13, Optional.empty()));
+    log.settle(entry -> false, finished::add);
+    assertEquals(1, finished.size(), "a pending snapshot whose commit did not happen is forgotten");
     assertEquals(5, log.nextNumber());
   }
 

@@ -1,0 +1,136 @@
+package io.sluice.execution;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import io.sluice.graph.DatasetName;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import org.apache.spark.sql.SparkSession;
+
+/**
+ * The batch a streaming flow is committing, kept in its checkpoint: its number, and the
+ * Delta version of each table it writes as it began. Every commit of the batch carries its
+ * {@link CommitTag}. Spark runs a batch again when a crash came before it recorded the
+ * batch's end; that run finds here where to look, and makes only the commits it does not
+ * find (SEMANTICS §7.1).
+ *
+ * <p>A checkpoint from before this log (the flow had run, the log is missing) has its first
+ * batch written under Delta's record of app versions, as Sluice did then; the log starts
+ * with it.
+ */
+final class BatchLog {
+  private static final ObjectMapper JSON = new ObjectMapper();
+  private static final String FILE = "sluice-batch";
+  private static final String BATCH = "batch";
+  private static final String VERSIONS = "table_versions_before";
+  private final Path file;
+  private final String appId;
+  private boolean legacy;
+
+  /** The last batch begun: its number and the versions of the tables it writes before it. */
+  record Pending(long batch, Map<String, Long> versionsBefore) {
+    /** Whether the batch made its commit to {@code table}, tagged with {@code appId}. */
+    boolean madeOn(SparkSession spark, DeltaTarget table, String appId) {
+      Long before = versionsBefore.get(table.key());
+      return before != null && DeltaWrites.commitOf(spark, table, new CommitTag(appId, batch), before + 1) >= 0;
+    }
+  }
+
+  private BatchLog(Path file, String appId, boolean legacy) {
+    this.file = file;
+    this.appId = appId;
+    this.legacy = legacy;
+  }
+
+  /** The log of the flow whose checkpoint is {@code checkpoint}, before the flow's query starts. */
+  static BatchLog open(Checkpoints checkpoints, FlowRun run) {
+    boolean hadRun = checkpoints.hasAppId(run.target().name(), run.flow().name());
+    String appId = checkpoints.appId(run.target().name(), run.flow().name());
+    Path file = checkpoints.location(run.target().name(), run.flow().name()).resolve(FILE);
+    return new BatchLog(file, appId, hadRun && !Files.exists(file));
+  }
+
+  String appId() {
+    return appId;
+  }
+
+  /**
+   * Begins batch {@code batch}, which writes {@code tables}: records their versions, unless
+   * the batch is the one recorded, begun before by a run that did not finish it.
+   */
+  BatchCommits begin(SparkSession spark, long batch, List<DeltaTarget> tables) {
+    CommitTag tag = new CommitTag(appId, batch);
+    if (legacy) {
+      legacy = false;
+      write(record(spark, batch, tables));
+      return BatchCommits.legacy(tag);
+    }
+    Optional<Pending> pending = pending();
+    if (pending.isPresent() && pending.get().batch() == batch) {
+      return BatchCommits.resumed(tag, pending.get());
+    }
+    write(record(spark, batch, tables));
+    return BatchCommits.fresh(tag);
+  }
+
+  /**
+   * The batch flow {@code flow} began and did not record as ended (Spark's {@code commits} in
+   * its checkpoint, or the mark of a flow that runs once), if any: some of its commits may be
+   * made and others not.
+   */
+  static Optional<Pending> unfinished(Checkpoints checkpoints, DatasetName target, DatasetName flow) {
+    Path checkpoint = checkpoints.location(target, flow);
+    return read(checkpoint.resolve(FILE))
+        .filter(p -> !Files.exists(checkpoint.resolve("commits").resolve(String.valueOf(p.batch())))
+            && !OnceMarker.isDone(checkpoint));
+  }
+
+  private Optional<Pending> pending() {
+    return read(file);
+  }
+
+  private static Optional<Pending> read(Path file) {
+    if (!Files.exists(file)) {
+      return Optional.empty();
+    }
+    try {
+      JsonNode node = JSON.readTree(Files.readString(file));
+      Map<String, Long> versions = new LinkedHashMap<>();
+      node.path(VERSIONS).fields().forEachRemaining(e -> versions.put(e.getKey(), e.getValue().asLong()));
+      return Optional.of(new Pending(node.path(BATCH).asLong(), versions));
+    } catch (IOException | RuntimeException e) {
+      throw new IllegalStateException("cannot read the batch log " + file + ": " + e.getMessage(), e);
+    }
+  }
+
+  private static Pending record(SparkSession spark, long batch, List<DeltaTarget> tables) {
+    Map<String, Long> versions = new LinkedHashMap<>();
+    for (DeltaTarget table : tables) {
+      versions.put(table.key(), table.version(spark));
+    }
+    return new Pending(batch, versions);
+  }
+
+  private void write(Pending pending) {
+    ObjectNode node = JSON.createObjectNode();
+    node.put(BATCH, pending.batch());
+    ObjectNode versions = node.putObject(VERSIONS);
+    pending.versionsBefore().forEach(versions::put);
+    try {
+      Files.createDirectories(file.getParent());
+      Path temp = file.resolveSibling(FILE + ".tmp");
+      Files.writeString(temp, node.toString() + "\n");
+      Files.move(temp, file, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot write the batch log " + file, e);
+    }
+  }
+}

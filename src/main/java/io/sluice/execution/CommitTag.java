@@ -1,0 +1,60 @@
+package io.sluice.execution;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.util.List;
+import org.apache.spark.sql.delta.actions.Action;
+import org.apache.spark.sql.delta.actions.CommitInfo;
+import org.apache.spark.sql.delta.actions.SetTransaction;
+
+/**
+ * Which batch of which flow made a Delta commit: the flow's app id and the batch (or
+ * snapshot) number, carried in the commit's user metadata as
+ * {@code {"sluice":{"app":"...","batch":n}}}.
+ *
+ * <p>Why not Delta's own record of app versions ({@code txnAppId}/{@code txnVersion}): Delta
+ * answers "has this app version committed?" from the table's full log state, a replay of
+ * the log that costs Spark jobs and a second or so on every commit, and only a batch that
+ * runs again after a crash needs the answer. A tag costs nothing to write, and the rare
+ * replayed batch reads the few commits made since it began ({@link BatchLog}).
+ */
+record CommitTag(String appId, long batch) {
+  private static final ObjectMapper JSON = new ObjectMapper();
+  private static final String SLUICE = "sluice";
+
+  /** The user metadata of a commit carrying this tag. */
+  String json() {
+    ObjectNode tag = JSON.createObjectNode();
+    tag.putObject(SLUICE).put("app", appId).put("batch", batch);
+    return tag.toString();
+  }
+
+  /**
+   * Whether the commit of {@code actions} carries this tag, or, made before tags existed,
+   * Delta's record of the same app version.
+   */
+  boolean marks(List<Action> actions) {
+    for (Action action : actions) {
+      if (action instanceof CommitInfo info && info.userMetadata().isDefined() && isIn(info.userMetadata().get())) {
+        return true;
+      }
+      if (action instanceof SetTransaction txn && txn.appId().equals(appId) && txn.version() == batch) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  /** Whether a commit's user metadata is this tag. */
+  boolean isIn(String userMetadata) {
+    try {
+      JsonNode tag = JSON.readTree(userMetadata).path(SLUICE);
+      return appId.equals(tag.path("app").asText(null)) && tag.path("batch").canConvertToLong()
+          && tag.path("batch").asLong() == batch;
+    } catch (JsonProcessingException e) {
+      return false; // someone else's metadata, not JSON
+    }
+  }
+}

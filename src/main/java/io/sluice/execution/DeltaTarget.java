@@ -1,0 +1,63 @@
+package io.sluice.execution;
+
+import io.sluice.graph.DatasetName;
+import java.nio.file.Path;
+import java.util.function.Function;
+import org.apache.spark.sql.DataFrameReader;
+import org.apache.spark.sql.Dataset;
+import org.apache.spark.sql.Row;
+import org.apache.spark.sql.SparkSession;
+import org.apache.spark.sql.catalyst.TableIdentifier;
+import org.apache.spark.sql.delta.DeltaLog;
+import org.apache.spark.sql.delta.Snapshot;
+import scala.Option;
+import scala.Tuple2;
+
+/** A Delta table a flow commits to: a catalog table, or hidden state kept by path. */
+final class DeltaTarget {
+  private final String key;
+  private final Function<SparkSession, Tuple2<DeltaLog, Snapshot>> latest;
+  private final Function<DataFrameReader, Dataset<Row>> load;
+
+  private DeltaTarget(String key, Function<SparkSession, Tuple2<DeltaLog, Snapshot>> latest,
+      Function<DataFrameReader, Dataset<Row>> load) {
+    this.key = key;
+    this.latest = latest;
+    this.load = load;
+  }
+
+  static DeltaTarget table(DatasetName name) {
+    TableIdentifier identifier = new TableIdentifier(name.name(), Option.apply(name.database()), Option.apply(name.catalog()));
+    return new DeltaTarget(name.key(), spark -> DeltaLog.forTableWithSnapshot(spark, identifier),
+        reader -> reader.table(name.quoted()));
+  }
+
+  static DeltaTarget path(Path path) {
+    return new DeltaTarget(path.toString(), spark -> DeltaLog.forTableWithSnapshot(spark, path.toString()),
+        reader -> reader.format("delta").load(path.toString()));
+  }
+
+  /** What names the table in a {@link BatchLog}. */
+  String key() {
+    return key;
+  }
+
+  DeltaLog log(SparkSession spark) {
+    return latest.apply(spark)._1();
+  }
+
+  /** The table's current Delta version. */
+  long version(SparkSession spark) {
+    return latest.apply(spark)._2().version();
+  }
+
+  /**
+   * The table as of its current version, for a batch that caches what it reads of a table
+   * and then writes that table: after each write Spark re-plans every cached plan that reads the
+   * table's latest version, which lists the table's files again (a Spark job per scan). A read of
+   * a pinned version is not such a plan.
+   */
+  Dataset<Row> readPinned(SparkSession session) {
+    return load.apply(session.read().option("versionAsOf", version(session)));
+  }
+}
