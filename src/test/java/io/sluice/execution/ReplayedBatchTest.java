@@ -115,7 +115,7 @@ class ReplayedBatchTest {
   }
 
   /** Deletes the newest {@code commits/N} of every stream checkpoint: its batch N runs again. */
-  private static int forgetLastCheckpointCommits(Path checkpoints) throws IOException {
+  static int forgetLastCheckpointCommits(Path checkpoints) throws IOException {
     int forgotten = 0;
     try (Stream<Path> dirs = Files.walk(checkpoints)) {
       for (Path commits : dirs.filter(d -> d.getFileName().toString().equals("commits") && Files.isDirectory(d)).toList()) {
@@ -158,7 +158,7 @@ class ReplayedBatchTest {
   }
 
   /** Removes a Delta table's newest commit, as if the process had died before writing it. */
-  private static void dropLastCommit(Path log) throws IOException {
+  static void dropLastCommit(Path log) throws IOException {
     Path last = newestCommit(log);
     Files.delete(last);
     forgetChecksums(log, last.getFileName().toString().substring(0, 20));

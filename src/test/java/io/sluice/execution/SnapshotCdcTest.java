@@ -5,13 +5,14 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.sluice.SluiceException;
+import io.sluice.eventlog.FlowState;
 import io.sluice.testing.SnapshotExample;
 import io.sluice.testing.TestPipeline;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
-import io.sluice.SluiceException;
 import org.apache.spark.sql.Row;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -244,6 +245,37 @@ class SnapshotCdcTest {
     runOk(p);
     assertEquals(List.of("[1,Ana]", "[2,Bo Jr]", "[4,Di]", "[5,Ed]"), p.rows("SELECT * FROM customers"),
         "events older than the snapshot's version are ignored; newer ones apply");
+  }
+
+  @Test
+  void aSnapshotWaitsForAChangeFeedBatchLeftBetweenItsTwoCommits() throws Exception {
+    TestPipeline p = new TestPipeline(dir).sql("""
+        CREATE STREAMING TABLE customers;
+        CREATE FLOW snap AS AUTO CDC INTO customers FROM SNAPSHOT (SELECT * FROM customer_snapshot) KEYS (id);
+        CREATE FLOW changes AS AUTO CDC INTO customers FROM STREAM(customer_changes) KEYS (id)
+          SEQUENCE BY ts COLUMNS * EXCEPT (ts);
+        """);
+    String db = p.database();
+    p.spark().sql("CREATE DATABASE IF NOT EXISTS " + db);
+    p.spark().sql("CREATE TABLE " + db + ".customer_snapshot (id INT, name STRING) USING delta");
+    p.spark().sql("CREATE TABLE " + db + ".customer_changes (id INT, name STRING, ts TIMESTAMP) USING delta");
+    p.spark().sql("INSERT INTO " + db + ".customer_snapshot VALUES (1, 'Ana')");
+    runOk(p);
+    p.spark().sql("INSERT INTO " + db + ".customer_changes VALUES (2, 'Bo', TIMESTAMP '2099-01-01 00:00:00')");
+    runOk(p);
+    // As if the process died after the change feed batch's target commit, before its store
+    // commit and its checkpoint: only that flow can finish the batch.
+    Path target = dir.resolve(".sluice/checkpoints/spark_catalog." + db + ".customers");
+    assertEquals(1, ReplayedBatchTest.forgetLastCheckpointCommits(target.resolve("changes")));
+    ReplayedBatchTest.dropLastCommit(target.resolve(".auto-cdc-state/_delta_log"));
+    UpdateResult waiting = p.run();
+    FlowOutcome snap = waiting.flows().stream().filter(f -> f.flow().endsWith("snap")).findFirst().orElseThrow();
+    assertEquals(FlowState.FAILED, snap.state(), waiting.flows()::toString);
+    assertTrue(snap.errorMessage().orElseThrow().contains("AUTO CDC flow 'changes' stopped in the middle of batch"),
+        snap.errorMessage()::toString);
+    runOk(p);
+    assertEquals(List.of("[1,Ana]", "[2,Bo]"), p.rows("SELECT * FROM customers"),
+        "the change feed finished its batch; the snapshot then keeps the newer key");
   }
 
   @Test
