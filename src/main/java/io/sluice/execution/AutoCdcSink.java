@@ -43,7 +43,6 @@ import org.apache.spark.sql.types.StructField;
  * TRUNCATE is the exception: it affects every key, so that batch reads both in full.
  */
 final class AutoCdcSink implements BatchSink {
-  private static final String ADAPTIVE = "spark.sql.adaptive.enabled";
   private final FlowRun run;
   private final String table;
   private final BatchLog log;
@@ -95,12 +94,29 @@ final class AutoCdcSink implements BatchSink {
     SparkSession session = rows.sparkSession();
     DeltaTarget target = DeltaTarget.table(run.target().name());
     BatchCommits commits = log.begin(session, batchId, List.of(target, store.target()));
-    // A small batch's plans are joins and windows over a few thousand rows; adaptive
-    // execution would make each of their shuffles a Spark job of its own. Large batches keep it.
-    String adaptive = session.conf().get(ADAPTIVE, "true");
-    if (rowCount <= BatchSettings.SMALL_BATCH) {
-      session.conf().set(ADAPTIVE, "false");
+    try (Persisted persisted = new Persisted()) {
+      Changes changes = BatchSettings.forPlanning(session, rowCount, () -> changes(rows, batchId, persisted));
+      Counts counts = changes.counts();
+      if (counts.targetChanges() > 0) {
+        commits.commit(session, target, () -> KeyedDiff.merge(
+            DeltaTable.forName(session, table), changes.target(), changes.targetScope(), targetMatch(), false));
+      }
+      if (counts.storeChanges() > 0) {
+        commits.commit(session, store.target(), () -> store.append(changes.newEvents()));
+      }
+      return new Written(counts.upserted() + counts.deleted(), counts.metrics(rowCount, changes.truncates()));
     }
+  }
+
+  /**
+   * What a batch changes: the target's rows (a {@link KeyedDiff}) within the scope of the
+   * batch's keys, the events the store does not hold yet, and their counts.
+   */
+  private record Changes(Dataset<Row> target, Column targetScope, Dataset<Row> newEvents, Counts counts,
+      boolean truncates) {}
+
+  private Changes changes(Dataset<Row> rows, long batchId, Persisted persisted) {
+    SparkSession session = rows.sparkSession();
     Dataset<Row> incoming = events.of(rows);
     Truncation truncation = Truncation.of(session, store, incoming, truncates());
     Dataset<Row> changed = incoming.where(col(OP).notEqual(lit(TRUNCATE)));
@@ -108,50 +124,24 @@ final class AutoCdcSink implements BatchSink {
     Scope scope = truncation.isNew()
         ? Scope.everything()
         : Scope.of(changed.select(ColumnNames.cols(columns.keys())).distinct(), firstKey);
-    Dataset<Row> storedEvents = scope.select(store.read(session).where(col(OP).notEqual(lit(TRUNCATE))), columns.keys())
-        .drop(RECORDED_AT).persist();
+    Dataset<Row> storedEvents = persisted.keep(
+        scope.select(store.read(session).where(col(OP).notEqual(lit(TRUNCATE))), columns.keys()).drop(RECORDED_AT));
     Dataset<Row> known = storedEvents.unionByName(changed, true);
-    Dataset<Row> combined = truncation.after(events.dedupe(known)).persist();
-    Dataset<Row> newEvents = null;
-    Dataset<Row> targetChanges = null;
-    try {
-      CdcReplay replay = replay(combined);
-      newEvents = truncation.withMarker(notStored(replay.kept(), storedEvents).withColumn(RECORDED_AT, current_timestamp()))
-          .persist();
-      // The target holds what the stored events make of its keys (each batch commits the target
-      // first, then the store, and a replayed batch skips the target's commit), so its rows
-      // before the batch come from the store, not from a read of the target.
-      // The empty union gives the stored events the batch's columns, should the flow have new ones.
-      Dataset<Row> stored = storedEvents.unionByName(changed.where(lit(false)), true);
-      Dataset<Row> targetBefore = replay(truncation.beforeBatch(events.dedupe(stored))).rows();
-      List<String> targetMatch = targetMatch();
-      targetChanges = KeyedDiff.changes(targetBefore.select(ColumnNames.cols(List.of(replay.rows().columns()))),
-          replay.rows(), targetMatch, others(targetMatch)).persist();
-      Counts counts = Counts.of(newEvents, targetChanges, rivals(known, changed));
-      warnAboutRivals(counts.rivalKeys(), batchId);
-      session.conf().set(ADAPTIVE, adaptive);
-      Dataset<Row> diff = targetChanges;
-      Dataset<Row> toStore = newEvents;
-      Column targetScope = scope.on(col("t", firstKey));
-      if (counts.targetChanges() > 0) {
-        commits.commit(session, target,
-            () -> KeyedDiff.merge(DeltaTable.forName(session, table), diff, targetScope, targetMatch, false));
-      }
-      if (counts.storeChanges() > 0) {
-        commits.commit(session, store.target(), () -> store.append(toStore));
-      }
-      return new Written(counts.upserted() + counts.deleted(), counts.metrics(rowCount, truncation.isNew()));
-    } finally {
-      session.conf().set(ADAPTIVE, adaptive);
-      storedEvents.unpersist();
-      combined.unpersist();
-      if (newEvents != null) {
-        newEvents.unpersist();
-      }
-      if (targetChanges != null) {
-        targetChanges.unpersist();
-      }
-    }
+    CdcReplay replay = replay(persisted.keep(truncation.after(events.dedupe(known))));
+    Dataset<Row> newEvents = persisted.keep(
+        truncation.withMarker(notStored(replay.kept(), storedEvents).withColumn(RECORDED_AT, current_timestamp())));
+    // The target holds what the stored events make of its keys (each batch commits the target
+    // first, then the store, and a replayed batch skips the target's commit), so its rows
+    // before the batch come from the store, not from a read of the target.
+    // The empty union gives the stored events the batch's columns, should the flow have new ones.
+    Dataset<Row> stored = storedEvents.unionByName(changed.where(lit(false)), true);
+    Dataset<Row> targetBefore = replay(truncation.beforeBatch(events.dedupe(stored))).rows();
+    List<String> targetMatch = targetMatch();
+    Dataset<Row> targetChanges = persisted.keep(KeyedDiff.changes(
+        targetBefore.select(ColumnNames.cols(List.of(replay.rows().columns()))), replay.rows(), targetMatch, others(targetMatch)));
+    Counts counts = Counts.of(newEvents, targetChanges, rivals(known, changed));
+    warnAboutRivals(counts.rivalKeys(), batchId);
+    return new Changes(targetChanges, scope.on(col("t", firstKey)), newEvents, counts, truncation.isNew());
   }
 
   private CdcReplay replay(Dataset<Row> events) {

@@ -12,9 +12,9 @@ final class BatchCommits {
 
   private final CommitTag tag;
   private final Kind kind;
-  private final BatchLog.Pending begun;
+  private final BegunBatch begun;
 
-  private BatchCommits(CommitTag tag, Kind kind, BatchLog.Pending begun) {
+  private BatchCommits(CommitTag tag, Kind kind, BegunBatch begun) {
     this.tag = tag;
     this.kind = kind;
     this.begun = begun;
@@ -26,7 +26,7 @@ final class BatchCommits {
   }
 
   /** A batch run again: what it committed is among the commits after the versions it began at. */
-  static BatchCommits resumed(CommitTag tag, BatchLog.Pending begun) {
+  static BatchCommits resumed(CommitTag tag, BegunBatch begun) {
     return new BatchCommits(tag, Kind.RESUMED, begun);
   }
 

@@ -35,15 +35,6 @@ final class BatchLog {
   private final String appId;
   private boolean legacy;
 
-  /** The last batch begun: its number and the versions of the tables it writes before it. */
-  record Pending(long batch, Map<String, Long> versionsBefore) {
-    /** Whether the batch made its commit to {@code table}, tagged with {@code appId}. */
-    boolean madeOn(SparkSession spark, DeltaTarget table, String appId) {
-      Long before = versionsBefore.get(table.key());
-      return before != null && DeltaWrites.commitOf(spark, table, new CommitTag(appId, batch), before + 1) >= 0;
-    }
-  }
-
   private BatchLog(Path file, String appId, boolean legacy) {
     this.file = file;
     this.appId = appId;
@@ -73,7 +64,7 @@ final class BatchLog {
       write(record(spark, batch, tables));
       return BatchCommits.legacy(tag);
     }
-    Optional<Pending> pending = pending();
+    Optional<BegunBatch> pending = pending();
     if (pending.isPresent() && pending.get().batch() == batch) {
       return BatchCommits.resumed(tag, pending.get());
     }
@@ -86,18 +77,18 @@ final class BatchLog {
    * its checkpoint, or the mark of a flow that runs once), if any: some of its commits may be
    * made and others not.
    */
-  static Optional<Pending> unfinished(Checkpoints checkpoints, DatasetName target, DatasetName flow) {
+  static Optional<BegunBatch> unfinished(Checkpoints checkpoints, DatasetName target, DatasetName flow) {
     Path checkpoint = checkpoints.location(target, flow);
     return read(checkpoint.resolve(FILE))
         .filter(p -> !Files.exists(checkpoint.resolve("commits").resolve(String.valueOf(p.batch())))
             && !OnceMarker.isDone(checkpoint));
   }
 
-  private Optional<Pending> pending() {
+  private Optional<BegunBatch> pending() {
     return read(file);
   }
 
-  private static Optional<Pending> read(Path file) {
+  private static Optional<BegunBatch> read(Path file) {
     if (!Files.exists(file)) {
       return Optional.empty();
     }
@@ -105,21 +96,21 @@ final class BatchLog {
       JsonNode node = JSON.readTree(Files.readString(file));
       Map<String, Long> versions = new LinkedHashMap<>();
       node.path(VERSIONS).fields().forEachRemaining(e -> versions.put(e.getKey(), e.getValue().asLong()));
-      return Optional.of(new Pending(node.path(BATCH).asLong(), versions));
+      return Optional.of(new BegunBatch(node.path(BATCH).asLong(), versions));
     } catch (IOException | RuntimeException e) {
       throw new IllegalStateException("cannot read the batch log " + file + ": " + e.getMessage(), e);
     }
   }
 
-  private static Pending record(SparkSession spark, long batch, List<DeltaTarget> tables) {
+  private static BegunBatch record(SparkSession spark, long batch, List<DeltaTarget> tables) {
     Map<String, Long> versions = new LinkedHashMap<>();
     for (DeltaTarget table : tables) {
       versions.put(table.key(), table.version(spark));
     }
-    return new Pending(batch, versions);
+    return new BegunBatch(batch, versions);
   }
 
-  private void write(Pending pending) {
+  private void write(BegunBatch pending) {
     ObjectNode node = JSON.createObjectNode();
     node.put(BATCH, pending.batch());
     ObjectNode versions = node.putObject(VERSIONS);

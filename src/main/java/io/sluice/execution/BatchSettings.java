@@ -41,6 +41,15 @@ final class BatchSettings {
 
   private BatchSettings() {}
 
+  /**
+   * Plans and counts the changes of a keyed batch of {@code rows} rows: a small batch's plans
+   * are joins and windows over a few thousand rows, and adaptive execution would make each of
+   * their shuffles a Spark job of its own. Large batches keep it.
+   */
+  static <T> T forPlanning(SparkSession session, long rows, Supplier<T> body) {
+    return rows <= SMALL_BATCH ? FlowConf.withSqlConf(session, Map.of(ADAPTIVE, "false"), body) : body.get();
+  }
+
   /** Runs the batch's global aggregates and checks. */
   static <T> T forCounts(SparkSession session, Supplier<T> body) {
     return FlowConf.withSqlConf(session, Map.of(LIMIT_FIRST_PARTITIONS, ALL, ADAPTIVE, "false"), body);

@@ -103,6 +103,14 @@ final class DeltaWrites {
     }
   }
 
+  /** The same, for a write that returns nothing. */
+  static void tagged(SparkSession session, CommitTag tag, Runnable write) {
+    tagged(session, tag, () -> {
+      write.run();
+      return true;
+    });
+  }
+
   /**
    * Runs {@code write} as a Delta idempotent write: Delta skips its commit if the tag's app
    * version already committed on the target, which it reads from the table's full log state.

@@ -66,36 +66,29 @@ final class ReplaceUsingSink implements BatchSink {
     refuseNullSequences(sequenced);
     // Persisted: the window's shuffle and the decision join feed several jobs each (bounds,
     // decisions, counts, MERGE); recomputing them would cost the batch several times over.
-    Dataset<Row> kept = sequenced
-        .withColumn("__sluice_batch_max", max(col(SEQ)).over(Window.partitionBy(array(keyColumns("")))))
-        .where(col(SEQ).equalTo(col("__sluice_batch_max")))
-        .drop("__sluice_batch_max")
-        .persist();
-    Dataset<Row> decisions = null;
-    Dataset<Row> data = null;
-    try {
+    try (Persisted persisted = new Persisted()) {
+      Dataset<Row> kept = persisted.keep(sequenced
+          .withColumn("__sluice_batch_max", max(col(SEQ)).over(Window.partitionBy(array(keyColumns("")))))
+          .where(col(SEQ).equalTo(col("__sluice_batch_max")))
+          .drop("__sluice_batch_max"));
       Dataset<Row> batchKeys = kept.groupBy(array(keyColumns(""))).agg(max(col(SEQ)).as(SEQ));
       KeyBounds bounds = KeyBounds.of(batchKeys, mode.keys().get(0));
       Dataset<Row> stored = DeltaWrites.readPinned(session, run.target().name())
           .where(bounds.on(ColumnNames.col(mode.keys().get(0))))
           .groupBy(array(keyColumns(""))).agg(max(mode.sequence()).as(TARGET_SEQ));
-      decisions = batchKeys.as("b").join(stored.as("t"), keysMatch("b", "t"), "left")
-          .select(array(concat(keyColumns("b"), List.of(col("b." + SEQ).as(SEQ), decision().as(DECISION)))))
-          .persist();
-      data = kept.as("k").join(decisions.as("d"), keysMatch("k", "d"))
+      Dataset<Row> decisions = persisted.keep(batchKeys.as("b").join(stored.as("t"), keysMatch("b", "t"), "left")
+          .select(array(concat(keyColumns("b"), List.of(col("b." + SEQ).as(SEQ), decision().as(DECISION))))));
+      Dataset<Row> data = persisted.keep(kept.as("k").join(decisions.as("d"), keysMatch("k", "d"))
           .where(col("d." + DECISION).isin(INSERT, REPLACE, APPEND))
-          .select(array(concat(tableColumns("k"), List.of(col("d." + DECISION).as(DECISION)))))
-          .persist();
+          .select(array(concat(tableColumns("k"), List.of(col("d." + DECISION).as(DECISION))))));
       long[][] counts = Tally.countAll(
           Tally.of(data, col(DECISION).isin(INSERT, REPLACE), col(DECISION).equalTo(APPEND)),
           Tally.of(decisions, col(DECISION).equalTo(REPLACE)));
       long inserted = counts[0][0];
       long appended = counts[0][1];
       long keysReplaced = counts[1][0];
-      Dataset<Row> source = data;
-      Dataset<Row> keyDecisions = decisions;
       long removed = inserted + appended + keysReplaced == 0 ? 0
-          : commits.commit(session, target, () -> merge(session, source, keyDecisions, bounds), 0L);
+          : commits.commit(session, target, () -> merge(session, data, decisions, bounds), 0L);
       Map<String, Object> metrics = new LinkedHashMap<>();
       metrics.put("keys_replaced", keysReplaced);
       metrics.put("rows_inserted", inserted);
@@ -103,14 +96,6 @@ final class ReplaceUsingSink implements BatchSink {
       metrics.put("rows_ignored_late", rowCount - inserted - appended);
       metrics.put("target_rows_removed", removed);
       return new Written(inserted + appended, metrics);
-    } finally {
-      kept.unpersist();
-      if (decisions != null) {
-        decisions.unpersist();
-      }
-      if (data != null) {
-        data.unpersist();
-      }
     }
   }
 

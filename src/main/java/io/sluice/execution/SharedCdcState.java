@@ -79,7 +79,7 @@ final class SharedCdcState {
     DatasetName target = run.target().name();
     for (ResolvedFlow flow : run.flowsIntoTarget()) {
       if (flow.definition().mode() instanceof FlowMode.AutoCdc) {
-        Optional<BatchLog.Pending> batch = BatchLog.unfinished(checkpoints, target, flow.name());
+        Optional<BegunBatch> batch = BatchLog.unfinished(checkpoints, target, flow.name());
         if (batch.isEmpty()) {
           continue;
         }

@@ -126,18 +126,15 @@ final class SnapshotSink implements BatchSink {
     if (shared.isPresent()) {
       changes = shared.get().withoutNewerKeys(session, changes, at);
     }
-    changes = changes.persist();
-    try {
-      long[] counts = Tally.countAll(Tally.of(changes,
+    try (Persisted persisted = new Persisted()) {
+      Dataset<Row> diff = persisted.keep(changes);
+      long[] counts = Tally.countAll(Tally.of(diff,
           KeyedDiff.is(KeyedDiff.INSERT), KeyedDiff.is(KeyedDiff.UPDATE), KeyedDiff.is(KeyedDiff.DELETE)))[0];
       long changed = counts[0] + counts[1] + counts[2];
       if (changed > 0) {
-        Dataset<Row> diff = changes;
         Column scope = mode.scdType().keepsHistory() ? col("t", AutoCdcColumns.END_AT).isNull() : lit(true);
-        DeltaWrites.tagged(session, new CommitTag(appId, number), () -> {
-          KeyedDiff.merge(DeltaTable.forName(session, table), diff, scope, match, false);
-          return null;
-        });
+        DeltaWrites.tagged(session, new CommitTag(appId, number),
+            () -> KeyedDiff.merge(DeltaTable.forName(session, table), diff, scope, match, false));
         afterCommit(snapshot);
       }
       Map<String, Object> metrics = new LinkedHashMap<>();
@@ -147,8 +144,6 @@ final class SnapshotSink implements BatchSink {
       metrics.put("target_rows_updated", counts[1]);
       metrics.put("target_rows_deleted", counts[2]);
       return new Written(changed, metrics);
-    } finally {
-      changes.unpersist();
     }
   }
 

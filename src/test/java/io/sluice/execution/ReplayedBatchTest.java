@@ -39,8 +39,7 @@ class ReplayedBatchTest {
         CREATE STREAMING TABLE latest
         FLOW REPLACE USING (id) SEQUENCE BY seq BY NAME SELECT * FROM STREAM(cdc);
         """);
-    p.spark().sql("CREATE DATABASE IF NOT EXISTS " + p.database());
-    p.spark().sql("CREATE TABLE " + p.database() + ".cdc (id INT, v STRING, op STRING, seq INT) USING delta");
+    createCdc(p);
     insert(p, "(1, 'a', 'U', 1), (2, 'b', 'U', 1), (3, 'c', 'U', 1)");
     runOk(p);
     insert(p, "(1, 'a2', 'U', 2), (2, NULL, 'D', 2), (3, 'c-late', 'U', 0), (4, 'd', 'U', 1)");
@@ -68,8 +67,7 @@ class ReplayedBatchTest {
   @Test
   void aCheckpointFromBeforeTagsHasItsReplayedBatchCheckedByDeltasAppVersions() throws IOException {
     TestPipeline p = new TestPipeline(dir).sql("CREATE STREAMING TABLE raw AS SELECT * FROM STREAM(cdc);");
-    p.spark().sql("CREATE DATABASE IF NOT EXISTS " + p.database());
-    p.spark().sql("CREATE TABLE " + p.database() + ".cdc (id INT, v STRING, op STRING, seq INT) USING delta");
+    createCdc(p);
     insert(p, "(1, 'a', 'U', 1)");
     runOk(p);
     insert(p, "(2, 'b', 'U', 1)");
@@ -90,6 +88,11 @@ class ReplayedBatchTest {
     runOk(p);
     assertEquals(once, p.rows("SELECT * FROM raw"), "Delta's app version kept the batch from being appended twice");
     assertTrue(Files.exists(checkpoint.resolve("sluice-batch")), "the batch log starts with the replayed batch");
+  }
+
+  private static void createCdc(TestPipeline p) {
+    p.spark().sql("CREATE DATABASE IF NOT EXISTS " + p.database());
+    p.spark().sql("CREATE TABLE " + p.database() + ".cdc (id INT, v STRING, op STRING, seq INT) USING delta");
   }
 
   private static void insert(TestPipeline p, String values) {
