@@ -17,13 +17,13 @@ import java.util.Properties;
 final class LegacyEntry {
   private LegacyEntry() {}
 
-  static SnapshotLog.Entry parse(String text) {
+  static SnapshotEntry parse(String text) {
     Properties properties = new Properties();
     try {
       properties.load(new StringReader(text));
       byte[] bytes = Base64.getDecoder().decode(properties.getProperty("serialized"));
       try (ObjectInputStream in = new ObjectInputStream(new ByteArrayInputStream(bytes))) {
-        return new SnapshotLog.Entry(Long.parseLong(properties.getProperty("number")), in.readObject(),
+        return new SnapshotEntry(Long.parseLong(properties.getProperty("number")), in.readObject(),
             Long.parseLong(properties.getProperty("table_version_before")),
             Optional.ofNullable(properties.getProperty("source_fingerprint")));
       }

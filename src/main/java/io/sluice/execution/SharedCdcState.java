@@ -109,7 +109,7 @@ final class SharedCdcState {
    * event at the snapshot's version: an upsert of its new values, or a delete. The commit is
    * found by its (app id, snapshot number); a key with a newer event keeps it.
    */
-  void recordCommit(SparkSession session, DatasetName target, String appId, SnapshotLog.Entry snapshot) {
+  void recordCommit(SparkSession session, DatasetName target, String appId, SnapshotEntry snapshot) {
     CommitTag tag = new CommitTag(appId, snapshot.number());
     long commit = DeltaWrites.commitOf(session, DeltaTarget.table(target), tag, snapshot.tableVersionBefore() + 1);
     if (commit < 0) {

@@ -32,7 +32,7 @@ final class SnapshotFlowExecutor implements FlowExecutor {
     SnapshotLog log = SnapshotLog.open(checkpoints.snapshotLog(run.target().name(), run.flow().name()));
     SnapshotSink sink = SnapshotSink.open(run, appId, checkpoints);
     log.settle(SnapshotLog.committedTo(run.spark(), run.target().name(), appId), sink::afterCommit);
-    Optional<Object> last = log.last().map(SnapshotLog.Entry::version);
+    Optional<Object> last = log.last().map(SnapshotEntry::version);
     // A ONCE flow that applied its snapshot but died before marking it done is done.
     while (!(mode.once() && last.isPresent())) {
       Optional<Object> previous = last;
@@ -45,12 +45,12 @@ final class SnapshotFlowExecutor implements FlowExecutor {
         break;
       }
       Optional<String> source = fingerprint(run, next.get());
-      if (source.isPresent() && log.last().flatMap(SnapshotLog.Entry::source).equals(withTargetVersion(run, source))) {
+      if (source.isPresent() && log.last().flatMap(SnapshotEntry::source).equals(withTargetVersion(run, source))) {
         run.info("its source has not changed since its last snapshot; not read", Map.of("snapshot", log.nextNumber() - 1));
         break;
       }
       Object version = checkVersion(run, next.get().version(), last);
-      SnapshotLog.Entry entry = new SnapshotLog.Entry(
+      SnapshotEntry entry = new SnapshotEntry(
           log.nextNumber(), version, DeltaWrites.tableVersion(run.spark(), run.target().name()), Optional.empty());
       log.begin(entry);
       run.withFlowConf(() -> {

@@ -37,18 +37,6 @@ final class SnapshotLog {
   private static final String SOURCE = "source_fingerprint";
   private final Path dir;
 
-  /**
-   * One snapshot: its number in the flow's sequence, its version, the target's Delta
-   * version before the snapshot was applied (so its commit is the one after), and, once
-   * applied, what it read and left: its {@link SourceFingerprint} with the target's version
-   * after it, when the source has a fingerprint.
-   */
-  record Entry(long number, Object version, long tableVersionBefore, Optional<String> source) {
-    Entry withSource(Optional<String> readAndLeft) {
-      return new Entry(number, version, tableVersionBefore, readAndLeft);
-    }
-  }
-
   private SnapshotLog(Path dir) {
     this.dir = dir;
   }
@@ -58,7 +46,7 @@ final class SnapshotLog {
   }
 
   /** Whether a snapshot's commit, tagged with {@code appId}, is in {@code target}. */
-  static Predicate<Entry> committedTo(SparkSession spark, DatasetName target, String appId) {
+  static Predicate<SnapshotEntry> committedTo(SparkSession spark, DatasetName target, String appId) {
     return entry -> DeltaWrites.commitOf(spark, DeltaTarget.table(target), new CommitTag(appId, entry.number()),
         entry.tableVersionBefore() + 1) >= 0;
   }
@@ -68,8 +56,8 @@ final class SnapshotLog {
    * ({@code committed}), it is finished by {@code finish} and becomes the last; if not, it
    * is forgotten.
    */
-  void settle(Predicate<Entry> committed, Consumer<Entry> finish) {
-    Optional<Entry> pending = read(PENDING);
+  void settle(Predicate<SnapshotEntry> committed, Consumer<SnapshotEntry> finish) {
+    Optional<SnapshotEntry> pending = read(PENDING);
     if (pending.isEmpty()) {
       return;
     }
@@ -81,7 +69,7 @@ final class SnapshotLog {
     }
   }
 
-  Optional<Entry> last() {
+  Optional<SnapshotEntry> last() {
     return read(LAST);
   }
 
@@ -90,16 +78,16 @@ final class SnapshotLog {
     return last().map(e -> e.number() + 1).orElse(0L);
   }
 
-  void begin(Entry entry) {
+  void begin(SnapshotEntry entry) {
     write(PENDING, entry);
   }
 
-  void commit(Entry entry) {
+  void commit(SnapshotEntry entry) {
     write(LAST, entry);
     delete(PENDING);
   }
 
-  private Optional<Entry> read(String name) {
+  private Optional<SnapshotEntry> read(String name) {
     Path file = dir.resolve(name);
     if (!Files.exists(file)) {
       return Optional.empty();
@@ -112,13 +100,13 @@ final class SnapshotLog {
     }
   }
 
-  private static Entry fromJson(JsonNode node) {
-    return new Entry(node.path(NUMBER).asLong(), SnapshotVersions.fromJson(node.path(VERSION)),
+  private static SnapshotEntry fromJson(JsonNode node) {
+    return new SnapshotEntry(node.path(NUMBER).asLong(), SnapshotVersions.fromJson(node.path(VERSION)),
         node.path(TABLE_VERSION_BEFORE).asLong(),
         node.hasNonNull(SOURCE) ? Optional.of(node.get(SOURCE).asText()) : Optional.empty());
   }
 
-  private void write(String name, Entry entry) {
+  private void write(String name, SnapshotEntry entry) {
     ObjectNode node = JSON.createObjectNode();
     node.put(NUMBER, entry.number());
     node.set(VERSION, SnapshotVersions.toJson(entry.version()));

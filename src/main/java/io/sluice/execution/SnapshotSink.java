@@ -42,7 +42,7 @@ final class SnapshotSink implements BatchSink {
   private final AutoCdcColumns columns;
   private final FlowMode.AutoCdcFromSnapshot mode;
   private final Optional<SharedCdcState> shared;
-  private SnapshotLog.Entry snapshot;
+  private SnapshotEntry snapshot;
   private Object version;
 
   private SnapshotSink(FlowRun run, String appId, Optional<SharedCdcState> shared) {
@@ -61,7 +61,7 @@ final class SnapshotSink implements BatchSink {
   }
 
   /** This sink, for {@code snapshot}. */
-  SnapshotSink at(SnapshotLog.Entry snapshot) {
+  SnapshotSink at(SnapshotEntry snapshot) {
     this.snapshot = snapshot;
     this.version = snapshot.version();
     return this;
@@ -71,7 +71,7 @@ final class SnapshotSink implements BatchSink {
    * Finishes a snapshot whose target commit is made: AUTO CDC flows that share the target
    * learn its changes from that commit's change feed, so what they record is what was applied.
    */
-  void afterCommit(SnapshotLog.Entry committed) {
+  void afterCommit(SnapshotEntry committed) {
     shared.ifPresent(state -> state.recordCommit(run.spark(), run.target().name(), appId, committed));
   }
 

@@ -34,29 +34,29 @@ class SnapshotLogTest {
         Instant.parse("2026-11-30T08:00:00.123456Z"), LocalDateTime.of(2026, 11, 30, 8, 0));
     for (Object version : versions) {
       SnapshotLog log = SnapshotLog.open(dir.resolve(version.getClass().getSimpleName()));
-      log.commit(new SnapshotLog.Entry(3, version, 9, Optional.of("abc")));
-      SnapshotLog.Entry read = log.last().orElseThrow();
+      log.commit(new SnapshotEntry(3, version, 9, Optional.of("abc")));
+      SnapshotEntry read = log.last().orElseThrow();
       assertEquals(version, read.version(), version.getClass().getName());
       assertEquals(version.getClass(), read.version().getClass());
-      assertEquals(new SnapshotLog.Entry(3, version, 9, Optional.of("abc")), read);
+      assertEquals(new SnapshotEntry(3, version, 9, Optional.of("abc")), read);
     }
     SnapshotLog binary = SnapshotLog.open(dir.resolve("binary"));
-    binary.commit(new SnapshotLog.Entry(0, new byte[] {1, 2}, -1, Optional.empty()));
+    binary.commit(new SnapshotEntry(0, new byte[] {1, 2}, -1, Optional.empty()));
     assertArrayEquals(new byte[] {1, 2}, (byte[]) binary.last().orElseThrow().version());
   }
 
   @Test
   void anEntryIsJsonAUserCanRead() throws IOException {
     SnapshotLog log = SnapshotLog.open(dir);
-    log.begin(new SnapshotLog.Entry(4, Timestamp.valueOf("2026-11-30 08:00:00"), 12, Optional.empty()));
+    log.begin(new SnapshotEntry(4, Timestamp.valueOf("2026-11-30 08:00:00"), 12, Optional.empty()));
     String text = Files.readString(dir.resolve("pending"));
     assertTrue(text.contains("\"number\" : 4") && text.contains("\"type\" : \"timestamp\"")
         && text.contains("\"value\" : \"2026-11-30 08:00:00.0\"") && text.contains("\"table_version_before\" : 12"), text);
-    List<SnapshotLog.Entry> finished = new ArrayList<>();
+    List<SnapshotEntry> finished = new ArrayList<>();
     log.settle(entry -> entry.number() == 4 && entry.tableVersionBefore() == 12, finished::add);
     assertEquals(1, finished.size(), "a pending snapshot whose commit happened is finished");
     assertEquals(5, log.nextNumber());
-    log.begin(new SnapshotLog.Entry(5, Timestamp.valueOf("2026-11-30 09:00:00"), 13, Optional.empty()));
+    log.begin(new SnapshotEntry(5, Timestamp.valueOf("2026-11-30 09:00:00"), 13, Optional.empty()));
     log.settle(entry -> false, finished::add);
     assertEquals(1, finished.size(), "a pending snapshot whose commit did not happen is forgotten");
     assertEquals(5, log.nextNumber());
@@ -71,15 +71,15 @@ class SnapshotLogTest {
     Files.writeString(dir.resolve("last"), "#AUTO CDC FROM SNAPSHOT: last snapshot\nnumber=2\n"
         + "version=2026-11-29 10\\:00\\:00.0\nserialized=" + Base64.getEncoder().encodeToString(bytes.toByteArray())
         + "\ntable_version_before=5\n");
-    SnapshotLog.Entry entry = SnapshotLog.open(dir).last().orElseThrow();
-    assertEquals(new SnapshotLog.Entry(2, Timestamp.valueOf("2026-11-29 10:00:00"), 5, Optional.empty()), entry);
+    SnapshotEntry entry = SnapshotLog.open(dir).last().orElseThrow();
+    assertEquals(new SnapshotEntry(2, Timestamp.valueOf("2026-11-29 10:00:00"), 5, Optional.empty()), entry);
   }
 
   @Test
   void aVersionOfAnotherTypeIsRefusedWhenRecorded() {
     SnapshotLog log = SnapshotLog.open(dir);
     IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
-        () -> log.begin(new SnapshotLog.Entry(0, List.of(1), -1, Optional.empty())));
+        () -> log.begin(new SnapshotEntry(0, List.of(1), -1, Optional.empty())));
     assertTrue(e.getMessage().contains("cannot be recorded"), e.getMessage());
   }
 }
