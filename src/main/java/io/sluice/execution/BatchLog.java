@@ -49,10 +49,6 @@ final class BatchLog {
     return new BatchLog(file, appId, hadRun && !Files.exists(file));
   }
 
-  String appId() {
-    return appId;
-  }
-
   /**
    * Begins batch {@code batch}, which writes {@code tables}: records their versions, unless
    * the batch is the one recorded, begun before by a run that did not finish it.
