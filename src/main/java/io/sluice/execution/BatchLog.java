@@ -3,12 +3,11 @@ package io.sluice.execution;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.sluice.graph.DatasetName;
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import io.sluice.graph.DatasetName;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -60,7 +59,7 @@ final class BatchLog {
       write(record(spark, batch, tables));
       return BatchCommits.legacy(tag);
     }
-    Optional<BegunBatch> pending = pending();
+    Optional<BegunBatch> pending = read(file);
     if (pending.isPresent() && pending.get().batch() == batch) {
       return BatchCommits.resumed(tag, pending.get());
     }
@@ -78,10 +77,6 @@ final class BatchLog {
     return read(checkpoint.resolve(FILE))
         .filter(p -> !Files.exists(checkpoint.resolve("commits").resolve(String.valueOf(p.batch())))
             && !OnceMarker.isDone(checkpoint));
-  }
-
-  private Optional<BegunBatch> pending() {
-    return read(file);
   }
 
   private static Optional<BegunBatch> read(Path file) {
@@ -112,10 +107,7 @@ final class BatchLog {
     ObjectNode versions = node.putObject(VERSIONS);
     pending.versionsBefore().forEach(versions::put);
     try {
-      Files.createDirectories(file.getParent());
-      Path temp = file.resolveSibling(FILE + ".tmp");
-      Files.writeString(temp, node.toString() + "\n");
-      Files.move(temp, file, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+      Checkpoints.writeAtomically(file, node.toString() + "\n");
     } catch (IOException e) {
       throw new UncheckedIOException("cannot write the batch log " + file, e);
     }

@@ -5,6 +5,7 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
 import java.util.Comparator;
 import java.util.UUID;
 import java.util.stream.Stream;
@@ -47,14 +48,23 @@ public final class Checkpoints {
     Path file = location(target, flow).resolve(APP_ID_FILE);
     try {
       if (!Files.exists(file)) {
-        Files.createDirectories(file.getParent());
-        Path temp = Files.writeString(file.resolveSibling(APP_ID_FILE + ".tmp"), UUID.randomUUID().toString());
-        Files.move(temp, file, java.nio.file.StandardCopyOption.ATOMIC_MOVE);
+        writeAtomically(file, UUID.randomUUID().toString());
       }
       return Files.readString(file).trim();
     } catch (IOException e) {
       throw new UncheckedIOException("cannot keep the checkpoint of flow " + flow, e);
     }
+  }
+
+  /**
+   * Replaces {@code file} with {@code text} in one step (a temporary file moved over it), so
+   * a crash leaves the old text or the new, never part of either.
+   */
+  static void writeAtomically(Path file, String text) throws IOException {
+    Files.createDirectories(file.getParent());
+    Path temp = file.resolveSibling(file.getFileName() + ".tmp");
+    Files.writeString(temp, text);
+    Files.move(temp, file, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
   }
 
   /** Forgets everything a table's flows have processed. */

@@ -8,7 +8,6 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
 import java.util.Optional;
 import java.util.function.Consumer;
 import java.util.function.Predicate;
@@ -113,10 +112,7 @@ final class SnapshotLog {
     node.put(TABLE_VERSION_BEFORE, entry.tableVersionBefore());
     entry.source().ifPresent(source -> node.put(SOURCE, source));
     try {
-      Files.createDirectories(dir);
-      Path temp = dir.resolve(name + ".tmp");
-      Files.writeString(temp, JSON.writerWithDefaultPrettyPrinter().writeValueAsString(node) + "\n");
-      Files.move(temp, dir.resolve(name), StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+      Checkpoints.writeAtomically(dir.resolve(name), JSON.writerWithDefaultPrettyPrinter().writeValueAsString(node) + "\n");
     } catch (IOException e) {
       throw new UncheckedIOException("cannot write the snapshot log in " + dir, e);
     }
