@@ -58,16 +58,15 @@ final class AutoCdcSink implements BatchSink {
    * that check loaded. Not while a flow into the target has a batch to run again: the batch
    * must see the state its first attempt saw.
    */
-  static AutoCdcSink open(FlowRun run, String table, BatchLog log, Checkpoints checkpoints) {
-    CdcEvents events = new CdcEvents(run.flow());
+  static AutoCdcSink open(FlowRun run, FlowMode.AutoCdc mode, String table, BatchLog log, Checkpoints checkpoints) {
+    CdcEvents events = new CdcEvents(run.flow(), mode);
     CdcStateStore store = CdcStateStore.open(run.spark(), checkpoints.autoCdcState(run.target().name()), events.storeSchema());
     new SharedCdcState(store, events).settleSnapshots(run, checkpoints);
-    boolean scd1 = !((FlowMode.AutoCdc) run.flow().definition().mode()).scdType().keepsHistory();
-    if (scd1 && run.flowsIntoTarget().stream()
+    if (!mode.scdType().keepsHistory() && run.flowsIntoTarget().stream()
         .noneMatch(f -> BatchLog.unfinished(checkpoints, run.target().name(), f.name()).isPresent())) {
       store.collectTombstones(run.spark(), AutoCdcTableProperties.tombstoneThreshold(run.target()), events.keys());
     }
-    return new AutoCdcSink(run, table, log, store);
+    return new AutoCdcSink(run, events, table, log, store);
   }
 
   /** Compacts the SCD type 1 store after the run's batches, when due. */
@@ -78,14 +77,14 @@ final class AutoCdcSink implements BatchSink {
     }
   }
 
-  private AutoCdcSink(FlowRun run, String table, BatchLog log, CdcStateStore store) {
+  private AutoCdcSink(FlowRun run, CdcEvents events, String table, BatchLog log, CdcStateStore store) {
     this.run = run;
     this.table = table;
     this.log = log;
     this.store = store;
-    this.events = new CdcEvents(run.flow());
+    this.events = events;
     this.columns = events.columns();
-    this.mode = (FlowMode.AutoCdc) run.flow().definition().mode();
+    this.mode = events.mode();
     this.versionAtOpen = store.version(run.spark());
   }
 

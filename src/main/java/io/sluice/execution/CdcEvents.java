@@ -44,10 +44,14 @@ final class CdcEvents {
   private final FlowMode.AutoCdc mode;
   private final AutoCdcColumns columns;
 
-  CdcEvents(ResolvedFlow flow) {
+  CdcEvents(ResolvedFlow flow, FlowMode.AutoCdc mode) {
     this.flow = flow;
-    this.mode = (FlowMode.AutoCdc) flow.definition().mode();
+    this.mode = mode;
     this.columns = flow.autoCdc().orElseThrow();
+  }
+
+  FlowMode.AutoCdc mode() {
+    return mode;
   }
 
   AutoCdcColumns columns() {

@@ -11,7 +11,6 @@ import io.sluice.graph.DatasetDefinition;
 import io.sluice.graph.DatasetName;
 import io.sluice.graph.DatasetReader;
 import io.sluice.graph.DatasetType;
-import io.sluice.graph.FlowMode;
 import io.sluice.graph.GraphResolver;
 import io.sluice.graph.Identifiers;
 import io.sluice.graph.ResolvedFlow;
@@ -135,7 +134,7 @@ public final class PipelineUpdate {
     try {
       flowState(flow, target, FlowState.STARTING, null);
       flowState(flow, target, FlowState.RUNNING, null);
-      executorFor(target.type(), flow.definition().mode()).execute(run);
+      flow.definition().mode().accept(new FlowPlanner(checkpoints, target.type())).execute(run);
       flowState(flow, target, FlowState.COMPLETED, null);
       return outcome(flow, target, FlowState.COMPLETED, run.metrics(), start, null);
     } catch (Exception e) {
@@ -148,27 +147,6 @@ public final class PipelineUpdate {
           .record();
       return outcome(flow, target, FlowState.FAILED, run.metrics(), start, e);
     }
-  }
-
-  private FlowExecutor executorFor(DatasetType type, FlowMode mode) {
-    if (mode instanceof FlowMode.ReplaceUsing replaceUsing) {
-      return new StreamingFlowExecutor(checkpoints, (run, table, log) -> new ReplaceUsingSink(run, table, log, replaceUsing));
-    }
-    if (mode instanceof FlowMode.ReplaceWhere replaceWhere) {
-      return new ReplaceWhereExecutor(replaceWhere);
-    }
-    if (mode instanceof FlowMode.AutoCdc autoCdc) {
-      StreamingFlowExecutor.SinkFactory sinks = (run, table, log) -> AutoCdcSink.open(run, table, log, checkpoints);
-      return autoCdc.once() ? new OnceFlowExecutor(checkpoints, sinks) : new StreamingFlowExecutor(checkpoints, sinks);
-    }
-    if (mode instanceof FlowMode.AutoCdcFromSnapshot snapshot) {
-      return new SnapshotFlowExecutor(checkpoints, snapshot);
-    }
-    return switch (type) {
-      case STREAMING_TABLE -> StreamingFlowExecutor.append(checkpoints);
-      case MATERIALIZED_VIEW -> new MaterializedViewExecutor();
-      case TEMPORARY_VIEW, PERSISTED_VIEW -> new ViewExecutor();
-    };
   }
 
   private Dataset<Row> readTable(DataflowGraph graph, DatasetDefinition dataset, boolean streaming) {

@@ -45,14 +45,14 @@ final class SharedCdcState {
 
   /** The shared state of a snapshot flow's target, if AUTO CDC flows write it too. */
   static Optional<SharedCdcState> of(FlowRun run, Checkpoints checkpoints) {
-    return run.flowsIntoTarget().stream()
-        .filter(f -> f.definition().mode() instanceof FlowMode.AutoCdc)
-        .findFirst()
-        .map(cdc -> {
-          CdcEvents events = new CdcEvents(cdc);
-          Path path = checkpoints.autoCdcState(run.target().name());
-          return new SharedCdcState(CdcStateStore.open(run.spark(), path, events.storeSchema()), events);
-        });
+    for (ResolvedFlow flow : run.flowsIntoTarget()) {
+      if (flow.definition().mode() instanceof FlowMode.AutoCdc cdc) {
+        CdcEvents events = new CdcEvents(flow, cdc);
+        Path path = checkpoints.autoCdcState(run.target().name());
+        return Optional.of(new SharedCdcState(CdcStateStore.open(run.spark(), path, events.storeSchema()), events));
+      }
+    }
+    return Optional.empty();
   }
 
   /**

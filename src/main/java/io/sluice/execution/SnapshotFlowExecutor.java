@@ -30,7 +30,7 @@ final class SnapshotFlowExecutor implements FlowExecutor {
     }
     String appId = checkpoints.appId(run.target().name(), run.flow().name());
     SnapshotLog log = SnapshotLog.open(checkpoints.snapshotLog(run.target().name(), run.flow().name()));
-    SnapshotSink sink = SnapshotSink.open(run, appId, checkpoints);
+    SnapshotSink sink = SnapshotSink.open(run, mode, appId, checkpoints);
     log.settle(SnapshotLog.committedTo(run.spark(), run.target().name(), appId), sink::afterCommit);
     Optional<Object> last = log.last().map(SnapshotEntry::version);
     // A ONCE flow that applied its snapshot but died before marking it done is done.

@@ -45,19 +45,19 @@ final class SnapshotSink implements BatchSink {
   private SnapshotEntry snapshot;
   private Object version;
 
-  private SnapshotSink(FlowRun run, String appId, Optional<SharedCdcState> shared) {
+  private SnapshotSink(FlowRun run, FlowMode.AutoCdcFromSnapshot mode, String appId, Optional<SharedCdcState> shared) {
     this.run = run;
     this.table = run.target().name().quoted();
     this.appId = appId;
     this.columns = run.flow().autoCdc().orElseThrow();
-    this.mode = (FlowMode.AutoCdcFromSnapshot) run.flow().definition().mode();
+    this.mode = mode;
     this.shared = shared;
   }
 
-  static SnapshotSink open(FlowRun run, String appId, Checkpoints checkpoints) {
+  static SnapshotSink open(FlowRun run, FlowMode.AutoCdcFromSnapshot mode, String appId, Checkpoints checkpoints) {
     Optional<SharedCdcState> shared = SharedCdcState.of(run, checkpoints);
     shared.ifPresent(state -> state.refuseUnfinishedBatches(run, checkpoints));
-    return new SnapshotSink(run, appId, shared);
+    return new SnapshotSink(run, mode, appId, shared);
   }
 
   /** This sink, for {@code snapshot}. */

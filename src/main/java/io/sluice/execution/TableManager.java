@@ -5,7 +5,6 @@ import io.sluice.graph.ChangeFeed;
 import io.sluice.graph.DatasetDefinition;
 import io.sluice.graph.DatasetName;
 import io.sluice.graph.DatasetType;
-import io.sluice.graph.FlowMode;
 import io.sluice.graph.ResolvedFlow;
 import io.sluice.graph.ResolvedGraph;
 import java.io.IOException;
@@ -44,7 +43,7 @@ final class TableManager {
   /** Prepares every table of the graph; returns the tables it cleared. */
   Set<DatasetName> prepare(ResolvedGraph graph, RefreshSelection selection) {
     Set<DatasetName> keyed = graph.flows().stream()
-        .filter(f -> f.definition().mode() instanceof FlowMode.ReplaceUsing || f.autoCdc().isPresent())
+        .filter(f -> f.definition().mode().keyed())
         .map(ResolvedFlow::target)
         .collect(Collectors.toSet());
     Set<DatasetName> toClear = new LinkedHashSet<>(selection.cleared());

@@ -33,8 +33,7 @@ public record AutoCdcColumns(
   public static final String START_AT = "__START_AT";
   public static final String END_AT = "__END_AT";
 
-  public static AutoCdcColumns resolve(SparkSession spark, FlowDefinition flow, StructType source) {
-    FlowMode.AutoCdc mode = (FlowMode.AutoCdc) flow.mode();
+  public static AutoCdcColumns resolve(SparkSession spark, FlowDefinition flow, FlowMode.AutoCdc mode, StructType source) {
     Origin origin = flow.origin();
     String name = "AUTO CDC flow '" + flow.name() + "'";
     List<String> keys = keys(mode.keys(), source, origin, name);
@@ -90,8 +89,8 @@ public record AutoCdcColumns(
    * The columns of an AUTO CDC FROM SNAPSHOT flow: every column of the snapshot is kept;
    * the versions take the place of the sequence.
    */
-  public static AutoCdcColumns resolveSnapshot(FlowDefinition flow, StructType snapshot, DataType versionType) {
-    FlowMode.AutoCdcFromSnapshot mode = (FlowMode.AutoCdcFromSnapshot) flow.mode();
+  public static AutoCdcColumns resolveSnapshot(
+      FlowDefinition flow, FlowMode.AutoCdcFromSnapshot mode, StructType snapshot, DataType versionType) {
     Origin origin = flow.origin();
     String name = "AUTO CDC FROM SNAPSHOT flow '" + flow.name() + "'";
     if (!RowOrdering$.MODULE$.isOrderable(versionType) || versionType instanceof StructType

@@ -18,7 +18,7 @@ public final class ChangeFeed {
   /** Whether streams of {@code dataset} read its change feed: it is the target of an AUTO CDC flow. */
   public static boolean readsChanges(DataflowGraph graph, DatasetName dataset) {
     return graph.flowsInto(dataset).stream()
-        .anyMatch(f -> f.mode() instanceof FlowMode.AutoCdc || f.mode() instanceof FlowMode.AutoCdcFromSnapshot);
+        .anyMatch(f -> f.mode().changesRows());
   }
 
   /** The table's columns followed by the feed's. */

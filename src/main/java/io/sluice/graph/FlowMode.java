@@ -4,13 +4,48 @@ import java.util.List;
 import java.util.Optional;
 import org.apache.spark.sql.Column;
 
-/** How a flow writes into its target: the kinds of SEMANTICS §1.2. */
+/**
+ * How a flow writes into its target: the kinds of SEMANTICS §1.2. Code that depends on the
+ * kind chooses it once, through a {@link Visitor}: resolution, validation and planning each
+ * implement one, and the compiler checks that every kind is covered.
+ */
 public sealed interface FlowMode {
   /** Whether the flow must read a stream (it keeps a checkpoint). */
   boolean streaming();
 
+  /** Whether it writes by key, replacing a few rows per file (its target gets deletion vectors). */
+  default boolean keyed() {
+    return false;
+  }
+
+  /** Whether its commits update and delete rows, so streams read its target's change feed ({@link ChangeFeed}). */
+  default boolean changesRows() {
+    return false;
+  }
+
+  /** Calls the visitor's method for this kind. */
+  <R> R accept(Visitor<R> visitor);
+
+  /** One method per kind of flow. */
+  interface Visitor<R> {
+    R append(Append mode);
+
+    R replaceUsing(ReplaceUsing mode);
+
+    R replaceWhere(ReplaceWhere mode);
+
+    R autoCdc(AutoCdc mode);
+
+    R autoCdcFromSnapshot(AutoCdcFromSnapshot mode);
+  }
+
   /** Appends every row: the default flow of a streaming table. */
   record Append() implements FlowMode {
+    @Override
+    public <R> R accept(Visitor<R> visitor) {
+      return visitor.append(this);
+    }
+
     @Override
     public boolean streaming() {
       return true;
@@ -30,6 +65,16 @@ public sealed interface FlowMode {
     }
 
     @Override
+    public <R> R accept(Visitor<R> visitor) {
+      return visitor.replaceUsing(this);
+    }
+
+    @Override
+    public boolean keyed() {
+      return true;
+    }
+
+    @Override
     public boolean streaming() {
       return true;
     }
@@ -37,6 +82,11 @@ public sealed interface FlowMode {
 
   /** A batch that replaces the target rows matching {@code predicate} (SEMANTICS §3). */
   record ReplaceWhere(String predicate) implements FlowMode {
+    @Override
+    public <R> R accept(Visitor<R> visitor) {
+      return visitor.replaceWhere(this);
+    }
+
     @Override
     public boolean streaming() {
       return false;
@@ -72,6 +122,21 @@ public sealed interface FlowMode {
     }
 
     @Override
+    public <R> R accept(Visitor<R> visitor) {
+      return visitor.autoCdc(this);
+    }
+
+    @Override
+    public boolean keyed() {
+      return true;
+    }
+
+    @Override
+    public boolean changesRows() {
+      return true;
+    }
+
+    @Override
     public boolean streaming() {
       return !once;
     }
@@ -93,6 +158,21 @@ public sealed interface FlowMode {
       implements FlowMode {
     public AutoCdcFromSnapshot {
       keys = List.copyOf(keys);
+    }
+
+    @Override
+    public <R> R accept(Visitor<R> visitor) {
+      return visitor.autoCdcFromSnapshot(this);
+    }
+
+    @Override
+    public boolean keyed() {
+      return true;
+    }
+
+    @Override
+    public boolean changesRows() {
+      return true;
     }
 
     @Override

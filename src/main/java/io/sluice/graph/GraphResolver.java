@@ -76,14 +76,7 @@ public final class GraphResolver {
     } catch (Exception e) {
       throw SparkErrors.isAnalysisError(e) ? queryError(flow, e) : SparkErrors.unchecked(e);
     }
-    Optional<AutoCdcColumns> autoCdc = Optional.empty();
-    if (flow.mode() instanceof FlowMode.AutoCdc) {
-      autoCdc = Optional.of(AutoCdcColumns.resolve(spark, flow, df.schema()));
-    } else if (flow.mode() instanceof FlowMode.AutoCdcFromSnapshot snapshot) {
-      DataType versionType = snapshot.versions().isEmpty() ? DataTypes.TimestampType
-          : FlowConf.withSqlConf(spark, flow.sqlConf(), () -> snapshot.versions().get().versionType(resolution));
-      autoCdc = Optional.of(AutoCdcColumns.resolveSnapshot(flow, df.schema(), versionType));
-    }
+    Optional<AutoCdcColumns> autoCdc = flow.mode().accept(new KeyedColumns(flow, df.schema(), resolution));
     resolved.put(flow.name(), new ResolvedFlow(
         flow, df.schema(), df.isStreaming(), resolution.inputs(), resolution.streamingInputs(), autoCdc));
     DatasetDefinition target = graph.datasets().get(flow.target());
@@ -164,5 +157,45 @@ public final class GraphResolver {
     FlowDefinition culprit = repeated == null ? start : pendingByTarget.get(repeated);
     return new GraphException("CYCLIC_DEPENDENCY", culprit.origin(),
         "datasets read each other in a cycle: " + String.join(" -> ", names));
+  }
+
+  /** An AUTO CDC flow's clauses resolved against its query's columns; nothing for other kinds. */
+  private final class KeyedColumns implements FlowMode.Visitor<Optional<AutoCdcColumns>> {
+    private final FlowDefinition flow;
+    private final StructType schema;
+    private final FlowResolution resolution;
+
+    KeyedColumns(FlowDefinition flow, StructType schema, FlowResolution resolution) {
+      this.flow = flow;
+      this.schema = schema;
+      this.resolution = resolution;
+    }
+
+    @Override
+    public Optional<AutoCdcColumns> append(FlowMode.Append mode) {
+      return Optional.empty();
+    }
+
+    @Override
+    public Optional<AutoCdcColumns> replaceUsing(FlowMode.ReplaceUsing mode) {
+      return Optional.empty();
+    }
+
+    @Override
+    public Optional<AutoCdcColumns> replaceWhere(FlowMode.ReplaceWhere mode) {
+      return Optional.empty();
+    }
+
+    @Override
+    public Optional<AutoCdcColumns> autoCdc(FlowMode.AutoCdc mode) {
+      return Optional.of(AutoCdcColumns.resolve(spark, flow, mode, schema));
+    }
+
+    @Override
+    public Optional<AutoCdcColumns> autoCdcFromSnapshot(FlowMode.AutoCdcFromSnapshot mode) {
+      DataType versionType = mode.versions().isEmpty() ? DataTypes.TimestampType
+          : FlowConf.withSqlConf(spark, flow.sqlConf(), () -> mode.versions().get().versionType(resolution));
+      return Optional.of(AutoCdcColumns.resolveSnapshot(flow, mode, schema, versionType));
+    }
   }
 }

@@ -60,28 +60,13 @@ public final class GraphValidator {
     for (ResolvedFlow flow : graph.flows()) {
       DatasetDefinition target = graph.dataset(flow.target());
       Origin origin = flow.definition().origin();
-      FlowMode mode = flow.definition().mode();
       for (String column : flow.schema().fieldNames()) {
         if (Identifiers.isReserved(column)) {
           throw new GraphException("RESERVED_COLUMN_NAME", origin, "flow '" + flow.name() + "' has a column '"
               + column + "'; names starting with " + Identifiers.RESERVED_PREFIX + " are Sluice's own: rename it");
         }
       }
-      if (mode instanceof FlowMode.ReplaceUsing replaceUsing) {
-        ReplaceUsingValidator.validate(spark, graph, flow, replaceUsing);
-      }
-      if (mode instanceof FlowMode.AutoCdc autoCdc) {
-        AutoCdcValidator.validate(graph, flow, autoCdc);
-      } else if (mode instanceof FlowMode.AutoCdcFromSnapshot snapshot) {
-        SnapshotValidator.validate(graph, flow, snapshot);
-      } else if (mode instanceof FlowMode.ReplaceWhere replaceWhere) {
-        validateReplaceWhere(spark, graph, flow, replaceWhere);
-      } else if (target.type() == DatasetType.STREAMING_TABLE && !flow.streaming()) {
-        throw new GraphException("FLOW_NOT_STREAMING", origin,
-            "flow '" + flow.name() + "' into streaming table '" + target.name()
-                + "' reads no stream; read its source with STREAM(...) or make '" + target.name()
-                + "' a materialized view");
-      }
+      flow.definition().mode().accept(new FlowKindChecks(spark, graph, flow));
       if (target.type() == DatasetType.MATERIALIZED_VIEW && flow.streaming()) {
         throw new GraphException("STREAMING_QUERY_IN_MATERIALIZED_VIEW", origin,
             "materialized view '" + target.name()
@@ -115,23 +100,6 @@ public final class GraphValidator {
       Optional<StructType> changes = graph.flowsInto(dataset.name()).stream()
           .filter(f -> f.autoCdc().isPresent()).map(ResolvedFlow::schema).findFirst();
       validateExpectations(spark, dataset, changes.orElse(schema));
-    }
-  }
-
-  private static void validateReplaceWhere(
-      SparkSession spark, ResolvedGraph graph, ResolvedFlow flow, FlowMode.ReplaceWhere mode) {
-    Origin origin = flow.definition().origin();
-    if (flow.streaming()) {
-      throw new GraphException("REPLACE_WHERE_STREAMING_SOURCE", origin,
-          "REPLACE WHERE flow '" + flow.name() + "' runs as a batch on every update; read its source without STREAM");
-    }
-    StructType target = graph.schemas().get(flow.target());
-    try {
-      SparkPlans.empty(spark, target, false).where(mode.predicate()).schema();
-    } catch (Exception e) {
-      throw new GraphException("INVALID_REPLACE_WHERE", origin,
-          "the REPLACE WHERE predicate of flow '" + flow.name() + "' is not valid on '" + flow.target() + "': "
-              + SparkErrors.firstLine(e), e);
     }
   }
 

@@ -1,0 +1,45 @@
+package io.sluice.execution;
+
+import io.sluice.graph.DatasetType;
+import io.sluice.graph.FlowMode;
+
+/** Chooses the executor of a flow from its kind and its target's type. */
+final class FlowPlanner implements FlowMode.Visitor<FlowExecutor> {
+  private final Checkpoints checkpoints;
+  private final DatasetType target;
+
+  FlowPlanner(Checkpoints checkpoints, DatasetType target) {
+    this.checkpoints = checkpoints;
+    this.target = target;
+  }
+
+  @Override
+  public FlowExecutor append(FlowMode.Append mode) {
+    return switch (target) {
+      case STREAMING_TABLE -> StreamingFlowExecutor.append(checkpoints);
+      case MATERIALIZED_VIEW -> new MaterializedViewExecutor();
+      case TEMPORARY_VIEW, PERSISTED_VIEW -> new ViewExecutor();
+    };
+  }
+
+  @Override
+  public FlowExecutor replaceUsing(FlowMode.ReplaceUsing mode) {
+    return new StreamingFlowExecutor(checkpoints, (run, table, log) -> new ReplaceUsingSink(run, table, log, mode));
+  }
+
+  @Override
+  public FlowExecutor replaceWhere(FlowMode.ReplaceWhere mode) {
+    return new ReplaceWhereExecutor(mode);
+  }
+
+  @Override
+  public FlowExecutor autoCdc(FlowMode.AutoCdc mode) {
+    StreamingFlowExecutor.SinkFactory sinks = (run, table, log) -> AutoCdcSink.open(run, mode, table, log, checkpoints);
+    return mode.once() ? new OnceFlowExecutor(checkpoints, sinks) : new StreamingFlowExecutor(checkpoints, sinks);
+  }
+
+  @Override
+  public FlowExecutor autoCdcFromSnapshot(FlowMode.AutoCdcFromSnapshot mode) {
+    return new SnapshotFlowExecutor(checkpoints, mode);
+  }
+}
