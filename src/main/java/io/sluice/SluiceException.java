@@ -1,6 +1,5 @@
 package io.sluice;
 
-import io.sluice.graph.Origin;
 
 /**
  * A user-facing failure: a stable error class (for tests and tooling), the origin of the

@@ -1,9 +1,9 @@
 package io.sluice.api;
 
+import io.sluice.Origin;
 import io.sluice.SluiceException;
 import io.sluice.graph.FlowResolution;
 import io.sluice.graph.GraphException;
-import io.sluice.graph.Origin;
 import io.sluice.graph.SnapshotSource;
 import java.util.Optional;
 import org.apache.spark.sql.catalyst.JavaTypeInference;

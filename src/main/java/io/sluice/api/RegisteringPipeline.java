@@ -1,9 +1,10 @@
 package io.sluice.api;
 
+import io.sluice.Origin;
 import io.sluice.expectations.Expectation;
+import io.sluice.expectations.ViolationAction;
 import io.sluice.graph.AutoCdcBuilder;
 import io.sluice.graph.ColumnSelection;
-import io.sluice.expectations.ViolationAction;
 import io.sluice.graph.DatasetDefinition;
 import io.sluice.graph.DatasetName;
 import io.sluice.graph.DatasetType;
@@ -11,7 +12,6 @@ import io.sluice.graph.FlowDefinition;
 import io.sluice.graph.FlowMode;
 import io.sluice.graph.GraphException;
 import io.sluice.graph.GraphRegistry;
-import io.sluice.graph.Origin;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;

@@ -1,5 +1,6 @@
 package io.sluice.api;
 
+import io.sluice.Origin;
 import io.sluice.graph.AutoCdcBuilder;
 import io.sluice.graph.ColumnSelection;
 import io.sluice.graph.DatasetName;
@@ -8,7 +9,6 @@ import io.sluice.graph.FlowMode;
 import io.sluice.graph.FlowQuery;
 import io.sluice.graph.GraphException;
 import io.sluice.graph.GraphRegistry;
-import io.sluice.graph.Origin;
 import io.sluice.graph.SnapshotSource;
 import java.util.List;
 import java.util.Map;

@@ -11,10 +11,10 @@ import static io.sluice.bench.BenchSupport.seconds;
 import static io.sluice.bench.BenchSupport.time;
 import static io.sluice.bench.BenchSupport.update;
 
-import io.sluice.execution.FlowOutcome;
-import io.sluice.execution.UpdateResult;
 import io.sluice.graph.AutoCdcColumns;
 import io.sluice.spec.PipelineSpec;
+import io.sluice.update.FlowOutcome;
+import io.sluice.update.UpdateResult;
 import java.io.PrintStream;
 import java.nio.file.Path;
 import java.util.Locale;

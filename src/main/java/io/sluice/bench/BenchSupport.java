@@ -2,13 +2,13 @@ package io.sluice.bench;
 
 import static org.apache.spark.sql.functions.lit;
 
-import io.sluice.execution.FlowOutcome;
-import io.sluice.execution.PipelineUpdate;
-import io.sluice.execution.UpdateOptions;
-import io.sluice.execution.UpdateResult;
 import io.sluice.graph.SparkErrors;
 import io.sluice.spec.PipelineSpec;
 import io.sluice.spec.SpecLoader;
+import io.sluice.update.FlowOutcome;
+import io.sluice.update.PipelineUpdate;
+import io.sluice.update.UpdateOptions;
+import io.sluice.update.UpdateResult;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.io.UncheckedIOException;

@@ -5,11 +5,11 @@ import static io.sluice.bench.BenchSupport.pipeline;
 import static io.sluice.bench.BenchSupport.rate;
 import static io.sluice.bench.BenchSupport.time;
 
-import io.sluice.execution.FlowOutcome;
-import io.sluice.execution.PipelineUpdate;
-import io.sluice.execution.UpdateOptions;
-import io.sluice.execution.UpdateResult;
 import io.sluice.spec.PipelineSpec;
+import io.sluice.update.FlowOutcome;
+import io.sluice.update.PipelineUpdate;
+import io.sluice.update.UpdateOptions;
+import io.sluice.update.UpdateResult;
 import java.io.PrintStream;
 import java.nio.file.Path;
 import java.util.ArrayList;

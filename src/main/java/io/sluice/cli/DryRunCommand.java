@@ -1,9 +1,9 @@
 package io.sluice.cli;
 
-import io.sluice.execution.PipelineUpdate;
 import io.sluice.graph.ResolvedFlow;
 import io.sluice.graph.ResolvedGraph;
 import io.sluice.spec.PipelineSpec;
+import io.sluice.update.PipelineUpdate;
 import java.nio.file.Path;
 import org.apache.spark.sql.SparkSession;
 import picocli.CommandLine.Command;

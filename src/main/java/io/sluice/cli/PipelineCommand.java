@@ -1,10 +1,10 @@
 package io.sluice.cli;
 
 import io.sluice.SluiceException;
-import io.sluice.execution.PipelineLock;
 import io.sluice.session.SparkSessions;
 import io.sluice.spec.PipelineSpec;
 import io.sluice.spec.SpecLoader;
+import io.sluice.update.PipelineLock;
 import java.nio.file.Path;
 import java.util.concurrent.Callable;
 import org.apache.logging.log4j.Level;

@@ -1,10 +1,10 @@
 package io.sluice.cli;
 
-import io.sluice.execution.FlowOutcome;
-import io.sluice.execution.PipelineUpdate;
-import io.sluice.execution.UpdateOptions;
-import io.sluice.execution.UpdateResult;
 import io.sluice.spec.PipelineSpec;
+import io.sluice.update.FlowOutcome;
+import io.sluice.update.PipelineUpdate;
+import io.sluice.update.UpdateOptions;
+import io.sluice.update.UpdateResult;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;

@@ -7,7 +7,7 @@ import org.apache.spark.sql.SparkSession;
  * The Delta commits of one batch ({@link BatchLog}): each is made once, however many times
  * the batch runs.
  */
-final class BatchCommits {
+public final class BatchCommits {
   private enum Kind { FRESH, RESUMED, LEGACY }
 
   private final CommitTag tag;
@@ -36,7 +36,7 @@ final class BatchCommits {
   }
 
   /** Makes the batch's commit to {@code table} by {@code write}, tagged, unless the batch made it before. */
-  void commit(SparkSession session, DeltaTarget table, Runnable write) {
+  public void commit(SparkSession session, DeltaTarget table, Runnable write) {
     commit(session, table, () -> {
       write.run();
       return true;
@@ -47,7 +47,7 @@ final class BatchCommits {
    * The same, for a write that returns what it did: {@code ifMadeBefore} when the batch had
    * made the commit already.
    */
-  <T> T commit(SparkSession session, DeltaTarget table, Supplier<T> write, T ifMadeBefore) {
+  public <T> T commit(SparkSession session, DeltaTarget table, Supplier<T> write, T ifMadeBefore) {
     return switch (kind) {
       case FRESH -> DeltaWrites.tagged(session, tag, write);
       case RESUMED -> begun.madeOn(session, table, tag.appId()) ? ifMadeBefore : DeltaWrites.tagged(session, tag, write);

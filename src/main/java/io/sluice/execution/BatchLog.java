@@ -25,7 +25,7 @@ import org.apache.spark.sql.SparkSession;
  * batch written under Delta's record of app versions, as Sluice did then; the log starts
  * with it.
  */
-final class BatchLog {
+public final class BatchLog {
   private static final ObjectMapper JSON = new ObjectMapper();
   private static final String FILE = "sluice-batch";
   private static final String BATCH = "batch";
@@ -52,7 +52,7 @@ final class BatchLog {
    * Begins batch {@code batch}, which writes {@code tables}: records their versions, unless
    * the batch is the one recorded, begun before by a run that did not finish it.
    */
-  BatchCommits begin(SparkSession spark, long batch, List<DeltaTarget> tables) {
+  public BatchCommits begin(SparkSession spark, long batch, List<DeltaTarget> tables) {
     CommitTag tag = new CommitTag(appId, batch);
     if (legacy) {
       legacy = false;
@@ -72,7 +72,7 @@ final class BatchLog {
    * its checkpoint, or the mark of a flow that runs once), if any: some of its commits may be
    * made and others not.
    */
-  static Optional<BegunBatch> unfinished(Checkpoints checkpoints, DatasetName target, DatasetName flow) {
+  public static Optional<BegunBatch> unfinished(Checkpoints checkpoints, DatasetName target, DatasetName flow) {
     Path checkpoint = checkpoints.location(target, flow);
     return read(checkpoint.resolve(FILE))
         .filter(p -> !Files.exists(checkpoint.resolve("commits").resolve(String.valueOf(p.batch())))

@@ -29,7 +29,7 @@ import org.apache.spark.sql.SparkSession;
  * executors' time. For a batch of at most {@value #SMALL_BATCH} rows they are evaluated
  * interpreted. (Whole-update A/B runs showed a gain no larger than this machine's noise.)
  */
-final class BatchSettings {
+public final class BatchSettings {
   /** The most rows a batch has for Sluice to treat it as small. */
   static final long SMALL_BATCH = 10_000;
   private static final String LIMIT_FIRST_PARTITIONS = "spark.sql.limit.initialNumPartitions";
@@ -46,7 +46,7 @@ final class BatchSettings {
    * are joins and windows over a few thousand rows, and adaptive execution would make each of
    * their shuffles a Spark job of its own. Large batches keep it.
    */
-  static <T> T forPlanning(SparkSession session, long rows, Supplier<T> body) {
+  public static <T> T forPlanning(SparkSession session, long rows, Supplier<T> body) {
     return rows <= SMALL_BATCH ? FlowConf.withSqlConf(session, Map.of(ADAPTIVE, "false"), body) : body.get();
   }
 

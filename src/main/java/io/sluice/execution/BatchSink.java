@@ -10,7 +10,7 @@ import org.apache.spark.sql.Row;
  * so that a batch replayed after a crash changes nothing.
  */
 @FunctionalInterface
-interface BatchSink {
+public interface BatchSink {
   /**
    * @param rowCount how many rows {@code rows} holds (already counted)
    * @return the rows it wrote and its own figures for the batch's event
@@ -22,7 +22,7 @@ interface BatchSink {
 
   /** What a sink did with one batch. */
   record Written(long rows, Map<String, Object> metrics) {
-    static Written all(long rows) {
+    public static Written all(long rows) {
       return new Written(rows, Map.of());
     }
   }

@@ -33,7 +33,7 @@ public final class Checkpoints {
     return root.resolve(safe(target.key())).resolve(".auto-cdc-state");
   }
 
-  /** Where an AUTO CDC FROM SNAPSHOT flow records the snapshots it applied ({@link SnapshotLog}). */
+  /** Where an AUTO CDC FROM SNAPSHOT flow records the snapshots it applied (see {@code SnapshotLog}). */
   public Path snapshotLog(DatasetName target, DatasetName flow) {
     return location(target, flow).resolve("snapshots");
   }
@@ -60,7 +60,7 @@ public final class Checkpoints {
    * Replaces {@code file} with {@code text} in one step (a temporary file moved over it), so
    * a crash leaves the old text or the new, never part of either.
    */
-  static void writeAtomically(Path file, String text) throws IOException {
+  public static void writeAtomically(Path file, String text) throws IOException {
     Files.createDirectories(file.getParent());
     Path temp = file.resolveSibling(file.getFileName() + ".tmp");
     Files.writeString(temp, text);

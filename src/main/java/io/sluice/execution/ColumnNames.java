@@ -6,23 +6,23 @@ import org.apache.spark.sql.Column;
 import org.apache.spark.sql.functions;
 
 /** References to columns by their exact names, which may hold dots, spaces or backquotes. */
-final class ColumnNames {
+public final class ColumnNames {
   private ColumnNames() {}
 
-  static Column col(String name) {
+  public static Column col(String name) {
     return functions.col(quote(name));
   }
 
   /** A column of an aliased DataFrame, or a field of a struct column: {@code alias.`name`}. */
-  static Column col(String alias, String name) {
+  public static Column col(String alias, String name) {
     return functions.col(alias + "." + quote(name));
   }
 
-  static Column[] cols(List<String> names) {
+  public static Column[] cols(List<String> names) {
     return names.stream().map(ColumnNames::col).toArray(Column[]::new);
   }
 
-  static String quote(String name) {
+  public static String quote(String name) {
     return Identifiers.quote(name);
   }
 }

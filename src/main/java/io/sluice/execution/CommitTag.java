@@ -20,7 +20,7 @@ import org.apache.spark.sql.delta.actions.SetTransaction;
  * runs again after a crash needs the answer. A tag costs nothing to write, and the rare
  * replayed batch reads the few commits made since it began ({@link BatchLog}).
  */
-record CommitTag(String appId, long batch) {
+public record CommitTag(String appId, long batch) {
   private static final ObjectMapper JSON = new ObjectMapper();
   private static final String SLUICE = "sluice";
 

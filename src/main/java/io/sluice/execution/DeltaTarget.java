@@ -14,7 +14,7 @@ import scala.Option;
 import scala.Tuple2;
 
 /** A Delta table a flow commits to: a catalog table, or hidden state kept by path. */
-final class DeltaTarget {
+public final class DeltaTarget {
   private final String key;
   private final Function<SparkSession, Tuple2<DeltaLog, Snapshot>> latest;
   private final Function<DataFrameReader, Dataset<Row>> load;
@@ -26,13 +26,13 @@ final class DeltaTarget {
     this.load = load;
   }
 
-  static DeltaTarget table(DatasetName name) {
+  public static DeltaTarget table(DatasetName name) {
     TableIdentifier identifier = new TableIdentifier(name.name(), Option.apply(name.database()), Option.apply(name.catalog()));
     return new DeltaTarget(name.key(), spark -> DeltaLog.forTableWithSnapshot(spark, identifier),
         reader -> reader.table(name.quoted()));
   }
 
-  static DeltaTarget path(Path path) {
+  public static DeltaTarget path(Path path) {
     return new DeltaTarget(path.toString(), spark -> DeltaLog.forTableWithSnapshot(spark, path.toString()),
         reader -> reader.format("delta").load(path.toString()));
   }
@@ -47,7 +47,7 @@ final class DeltaTarget {
   }
 
   /** The table's current Delta version. */
-  long version(SparkSession spark) {
+  public long version(SparkSession spark) {
     return latest.apply(spark)._2().version();
   }
 
@@ -57,7 +57,7 @@ final class DeltaTarget {
    * table's latest version, which lists the table's files again (a Spark job per scan). A read of
    * a pinned version is not such a plan.
    */
-  Dataset<Row> readPinned(SparkSession session) {
+  public Dataset<Row> readPinned(SparkSession session) {
     return load.apply(session.read().option("versionAsOf", version(session)));
   }
 }

@@ -18,7 +18,7 @@ import scala.collection.immutable.Seq;
 import scala.jdk.javaapi.CollectionConverters;
 
 /** The table writes Sluice's sinks make, with Spark's undeclared checked exceptions unwrapped. */
-final class DeltaWrites {
+public final class DeltaWrites {
   private static final String USER_METADATA = "spark.databricks.delta.commitInfo.userMetadata";
   private static final String TXN_APP_ID = "spark.databricks.delta.write.txnAppId";
   private static final String TXN_VERSION = "spark.databricks.delta.write.txnVersion";
@@ -44,7 +44,7 @@ final class DeltaWrites {
   }
 
   /** Replaces the rows matching {@code predicate} in one commit. */
-  static void replaceWhere(Dataset<Row> rows, String table, String predicate) {
+  public static void replaceWhere(Dataset<Row> rows, String table, String predicate) {
     try {
       rows.writeTo(table).overwrite(expr(predicate));
     } catch (Exception e) {
@@ -53,12 +53,12 @@ final class DeltaWrites {
   }
 
   /** The table as of its current version ({@link DeltaTarget#readPinned}). */
-  static Dataset<Row> readPinned(SparkSession session, DatasetName table) {
+  public static Dataset<Row> readPinned(SparkSession session, DatasetName table) {
     return DeltaTarget.table(table).readPinned(session);
   }
 
   /** The table's current Delta version. */
-  static long tableVersion(SparkSession spark, DatasetName table) {
+  public static long tableVersion(SparkSession spark, DatasetName table) {
     return DeltaTarget.table(table).version(spark);
   }
 
@@ -66,7 +66,7 @@ final class DeltaWrites {
    * The Delta version of the commit that carries {@code tag}, looking from {@code fromVersion}
    * on; -1 if there is none. Fails if the table's log no longer holds {@code fromVersion}.
    */
-  static long commitOf(SparkSession spark, DeltaTarget table, CommitTag tag, long fromVersion) {
+  public static long commitOf(SparkSession spark, DeltaTarget table, CommitTag tag, long fromVersion) {
     Iterator<Tuple2<Object, Seq<Action>>> commits;
     try {
       commits = table.log(spark).getChanges(fromVersion, Option.empty(), true);
@@ -88,7 +88,7 @@ final class DeltaWrites {
    * Runs {@code write} with its Delta commits carrying {@code tag} (SparkSession confs apply to
    * the batch's own session, a per-query clone); a value the user set comes back after.
    */
-  static <T> T tagged(SparkSession session, CommitTag tag, Supplier<T> write) {
+  public static <T> T tagged(SparkSession session, CommitTag tag, Supplier<T> write) {
     RuntimeConfig conf = session.conf();
     Option<String> before = conf.getOption(USER_METADATA);
     conf.set(USER_METADATA, tag.json());
@@ -104,7 +104,7 @@ final class DeltaWrites {
   }
 
   /** The same, for a write that returns nothing. */
-  static void tagged(SparkSession session, CommitTag tag, Runnable write) {
+  public static void tagged(SparkSession session, CommitTag tag, Runnable write) {
     tagged(session, tag, () -> {
       write.run();
       return true;
@@ -117,7 +117,7 @@ final class DeltaWrites {
    * Only for what the tags cannot tell: checkpoints from before them, and a write whose
    * table's version before it was not recorded.
    */
-  static <T> T idempotently(SparkSession session, CommitTag tag, Supplier<T> write) {
+  public static <T> T idempotently(SparkSession session, CommitTag tag, Supplier<T> write) {
     RuntimeConfig conf = session.conf();
     conf.set(TXN_APP_ID, tag.appId());
     conf.set(TXN_VERSION, String.valueOf(tag.batch()));

@@ -2,6 +2,6 @@ package io.sluice.execution;
 
 /** Runs one kind of flow to completion for one triggered update. */
 @FunctionalInterface
-interface FlowExecutor {
+public interface FlowExecutor {
   void execute(FlowRun run);
 }

@@ -25,7 +25,7 @@ import org.apache.spark.sql.types.StructType;
  * One flow's execution in one update: builds its query against the real tables and
  * processes its batches through expectations into a {@link BatchSink}, reporting each.
  */
-final class FlowRun {
+public final class FlowRun {
   private final SparkSession spark;
   private final ResolvedGraph resolved;
   private final DataflowGraph graph;
@@ -37,7 +37,7 @@ final class FlowRun {
   private final Instant updateStart;
   private final FlowMetrics metrics = new FlowMetrics();
 
-  FlowRun(SparkSession spark, ResolvedGraph resolved, ResolvedFlow flow, EventLog events, DatasetReader reader,
+  public FlowRun(SparkSession spark, ResolvedGraph resolved, ResolvedFlow flow, EventLog events, DatasetReader reader,
       Instant updateStart) {
     this.spark = spark;
     this.resolved = resolved;
@@ -50,61 +50,61 @@ final class FlowRun {
     this.updateStart = updateStart;
   }
 
-  SparkSession spark() {
+  public SparkSession spark() {
     return spark;
   }
 
-  ResolvedFlow flow() {
+  public ResolvedFlow flow() {
     return flow;
   }
 
-  DataflowGraph graph() {
+  public DataflowGraph graph() {
     return graph;
   }
 
   /** Every flow into this flow's target, this one included. */
-  List<ResolvedFlow> flowsIntoTarget() {
+  public List<ResolvedFlow> flowsIntoTarget() {
     return resolved.flowsInto(flow.target());
   }
 
   /** When the update started: the version of a periodic snapshot. */
-  Instant updateStart() {
+  public Instant updateStart() {
     return updateStart;
   }
 
-  DatasetDefinition target() {
+  public DatasetDefinition target() {
     return target;
   }
 
-  StructType targetSchema() {
+  public StructType targetSchema() {
     return targetSchema;
   }
 
-  FlowMetrics metrics() {
+  public FlowMetrics metrics() {
     return metrics;
   }
 
   /** The flow's DataFrame over the real sources, with its SQL settings in force. */
-  Dataset<Row> buildQuery() {
+  public Dataset<Row> buildQuery() {
     return withFlowConf(() -> flow.definition().query().build(resolution()));
   }
 
   /** A context to build the flow's queries in, over the real sources. */
-  FlowResolution resolution() {
+  public FlowResolution resolution() {
     return new FlowResolution(spark, graph, flow.definition(), reader);
   }
 
-  <T> T withFlowConf(java.util.function.Supplier<T> body) {
+  public <T> T withFlowConf(java.util.function.Supplier<T> body) {
     return FlowConf.withSqlConf(spark, flow.definition().sqlConf(), body);
   }
 
   /** Records a warning about this flow in the event log. */
-  void warn(String message, Map<String, Object> details) {
+  public void warn(String message, Map<String, Object> details) {
     record(EventLevel.WARN, message, details);
   }
 
   /** Records something the flow did, or chose not to do, in the event log. */
-  void info(String message, Map<String, Object> details) {
+  public void info(String message, Map<String, Object> details) {
     record(EventLevel.INFO, message, details);
   }
 
@@ -117,7 +117,7 @@ final class FlowRun {
   }
 
   /** Checks expectations on one batch, writes what passes through {@code sink}, and reports it. */
-  void processBatch(Dataset<Row> batch, long batchId, BatchSink sink) {
+  public void processBatch(Dataset<Row> batch, long batchId, BatchSink sink) {
     Dataset<Row> cached = batch.persist();
     SparkSession session = batch.sparkSession();
     try {

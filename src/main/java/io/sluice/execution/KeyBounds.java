@@ -16,12 +16,12 @@ import org.apache.spark.sql.types.AtomicType;
  * Open-source Delta prunes files by such literals, not by a join's keys, so they keep a
  * keyed write's cost proportional to the batch, not to the table.
  */
-record KeyBounds(Object[] values, Object low, Object high, boolean hasNull) {
+public record KeyBounds(Object[] values, Object low, Object high, boolean hasNull) {
   static final int IN_LIST_LIMIT = 1000;
   /** No bounds: for a key that literals cannot express (a struct or an array). */
   private static final KeyBounds NONE = new KeyBounds(null, null, null, true);
 
-  static KeyBounds of(Dataset<Row> keys, String column) {
+  public static KeyBounds of(Dataset<Row> keys, String column) {
     if (!(keys.schema().apply(column).dataType() instanceof AtomicType)) {
       return NONE;
     }
@@ -36,7 +36,7 @@ record KeyBounds(Object[] values, Object low, Object high, boolean hasNull) {
   }
 
   /** The predicate on {@code key} (a column reference, possibly qualified by an alias). */
-  Column on(Column key) {
+  public Column on(Column key) {
     if (this == NONE) {
       return lit(true);
     }

@@ -4,7 +4,7 @@ package io.sluice.execution;
  * Recomputes a materialized view from its query and replaces its rows in one atomic Delta
  * commit; readers see the old result or the new one, never a mix.
  */
-final class MaterializedViewExecutor implements FlowExecutor {
+public final class MaterializedViewExecutor implements FlowExecutor {
   @Override
   public void execute(FlowRun run) {
     String table = run.target().name().quoted();

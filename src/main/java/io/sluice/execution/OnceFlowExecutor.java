@@ -5,11 +5,11 @@ package io.sluice.execution;
  * update, and never again until a full refresh clears its checkpoint. The batch is written
  * as batch 0 of its {@link BatchLog}, so a crash before it is marked done cannot apply it twice.
  */
-final class OnceFlowExecutor implements FlowExecutor {
+public final class OnceFlowExecutor implements FlowExecutor {
   private final Checkpoints checkpoints;
   private final StreamingFlowExecutor.SinkFactory sinks;
 
-  OnceFlowExecutor(Checkpoints checkpoints, StreamingFlowExecutor.SinkFactory sinks) {
+  public OnceFlowExecutor(Checkpoints checkpoints, StreamingFlowExecutor.SinkFactory sinks) {
     this.checkpoints = checkpoints;
     this.sinks = sinks;
   }

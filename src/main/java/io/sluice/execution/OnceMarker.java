@@ -9,12 +9,12 @@ import java.nio.file.Path;
  * Whether a flow that runs once ({@code ONCE}, {@code once()}) has run: a file in its
  * checkpoint, so a full refresh, which deletes the checkpoint, runs it again.
  */
-final class OnceMarker {
+public final class OnceMarker {
   private final Path file;
 
   private static final String FILE = "once-done";
 
-  OnceMarker(Checkpoints checkpoints, FlowRun run) {
+  public OnceMarker(Checkpoints checkpoints, FlowRun run) {
     this.file = checkpoints.location(run.target().name(), run.flow().name()).resolve(FILE);
   }
 
@@ -23,11 +23,11 @@ final class OnceMarker {
     return Files.exists(checkpoint.resolve(FILE));
   }
 
-  boolean done() {
+  public boolean done() {
     return Files.exists(file);
   }
 
-  void markDone() {
+  public void markDone() {
     try {
       Files.createDirectories(file.getParent());
       Files.writeString(file, "");

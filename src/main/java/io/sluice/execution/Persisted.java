@@ -6,11 +6,11 @@ import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
 
 /** The datasets a batch caches for its several jobs, released together when it ends, however it ends. */
-final class Persisted implements AutoCloseable {
+public final class Persisted implements AutoCloseable {
   private final List<Dataset<Row>> datasets = new ArrayList<>();
 
   /** {@code dataset}, cached until {@link #close}. */
-  Dataset<Row> keep(Dataset<Row> dataset) {
+  public Dataset<Row> keep(Dataset<Row> dataset) {
     Dataset<Row> cached = dataset.persist();
     datasets.add(cached);
     return cached;

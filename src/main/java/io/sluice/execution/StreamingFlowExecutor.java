@@ -18,23 +18,23 @@ import org.apache.spark.sql.streaming.Trigger;
  * batch's commits carry the flow's app id and the batch id, and a batch that Spark replays
  * after a crash makes only the commits it had not made ({@link BatchLog}).
  */
-final class StreamingFlowExecutor implements FlowExecutor {
+public final class StreamingFlowExecutor implements FlowExecutor {
   /** Makes the sink of one flow, given its target table and its write identity. */
   @FunctionalInterface
-  interface SinkFactory {
+  public interface SinkFactory {
     BatchSink create(FlowRun run, String table, BatchLog log);
   }
 
   private final Checkpoints checkpoints;
   private final SinkFactory sinks;
 
-  StreamingFlowExecutor(Checkpoints checkpoints, SinkFactory sinks) {
+  public StreamingFlowExecutor(Checkpoints checkpoints, SinkFactory sinks) {
     this.checkpoints = checkpoints;
     this.sinks = sinks;
   }
 
   /** Plain appends: the default flow of a streaming table. */
-  static StreamingFlowExecutor append(Checkpoints checkpoints) {
+  public static StreamingFlowExecutor append(Checkpoints checkpoints) {
     return new StreamingFlowExecutor(checkpoints, (run, table, log) -> (rows, batchId, count) -> {
       DeltaTarget target = DeltaTarget.table(run.target().name());
       log.begin(rows.sparkSession(), batchId, List.of(target))

@@ -16,13 +16,13 @@ import org.apache.spark.sql.Row;
  * join of them would broadcast each side in a job of its own), without adaptive execution
  * (see {@link BatchSettings#forCounts}).
  */
-record Tally(Dataset<Row> rows, List<Column> conditions) {
-  static Tally of(Dataset<Row> rows, Column... conditions) {
+public record Tally(Dataset<Row> rows, List<Column> conditions) {
+  public static Tally of(Dataset<Row> rows, Column... conditions) {
     return new Tally(rows, List.of(conditions));
   }
 
   /** For each tally, in order, the count of each of its conditions. */
-  static long[][] countAll(Tally... tallies) {
+  public static long[][] countAll(Tally... tallies) {
     int width = 0;
     for (Tally tally : tallies) {
       width = Math.max(width, tally.conditions.size());

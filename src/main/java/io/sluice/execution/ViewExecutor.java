@@ -7,7 +7,7 @@ import io.sluice.sql.SqlFlowQuery;
  * Publishes a view. A temporary view is registered in the session for the flows that
  * read it; a persisted view is (re)created in the catalog from its SQL text.
  */
-final class ViewExecutor implements FlowExecutor {
+public final class ViewExecutor implements FlowExecutor {
   @Override
   public void execute(FlowRun run) {
     if (run.target().type() == DatasetType.TEMPORARY_VIEW) {

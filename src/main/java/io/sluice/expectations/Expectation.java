@@ -1,6 +1,7 @@
 package io.sluice.expectations;
 
-import io.sluice.graph.Origin;
+import io.sluice.Origin;
+
 
 /**
  * A named data-quality rule on a dataset. A row violates it when {@code condition} is not

@@ -1,5 +1,6 @@
 package io.sluice.graph;
 
+import io.sluice.Origin;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Optional;

@@ -1,5 +1,6 @@
 package io.sluice.graph;
 
+import io.sluice.Origin;
 import io.sluice.expectations.Expectation;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;

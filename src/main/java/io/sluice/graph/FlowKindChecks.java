@@ -1,5 +1,6 @@
 package io.sluice.graph;
 
+import io.sluice.Origin;
 import org.apache.spark.sql.SparkSession;
 import org.apache.spark.sql.types.StructType;
 

@@ -1,5 +1,6 @@
 package io.sluice.graph;
 
+import io.sluice.Origin;
 import io.sluice.SluiceException;
 
 /** A definition error found while registering, resolving or validating the graph (§1.4). */

@@ -1,5 +1,6 @@
 package io.sluice.graph;
 
+import io.sluice.Origin;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Locale;

@@ -1,5 +1,7 @@
 package io.sluice.graph;
 
+import io.sluice.Origin;
+
 /** The checks on an AUTO CDC FROM SNAPSHOT flow that need the whole graph: its target and the flows it shares it with. */
 final class SnapshotValidator {
   private SnapshotValidator() {}

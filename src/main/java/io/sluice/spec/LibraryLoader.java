@@ -1,10 +1,10 @@
 package io.sluice.spec;
 
+import io.sluice.Origin;
 import io.sluice.api.PipelineDefinition;
 import io.sluice.api.RegisteringPipeline;
 import io.sluice.graph.DataflowGraph;
 import io.sluice.graph.GraphRegistry;
-import io.sluice.graph.Origin;
 import io.sluice.sql.SqlDefinitionParser;
 import java.io.IOException;
 import java.io.UncheckedIOException;

@@ -1,7 +1,7 @@
 package io.sluice.spec;
 
+import io.sluice.Origin;
 import io.sluice.SluiceException;
-import io.sluice.graph.Origin;
 
 /** A problem with the spec file or the files it points to. */
 public class SpecException extends SluiceException {

@@ -5,7 +5,7 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
-import io.sluice.graph.Origin;
+import io.sluice.Origin;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;

@@ -1,7 +1,7 @@
 package io.sluice.sql;
 
+import io.sluice.Origin;
 import io.sluice.graph.GraphException;
-import io.sluice.graph.Origin;
 import io.sluice.graph.SparkErrors;
 import java.util.Locale;
 import org.apache.spark.sql.SparkSession;

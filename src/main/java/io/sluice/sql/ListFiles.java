@@ -1,7 +1,7 @@
 package io.sluice.sql;
 
+import io.sluice.Origin;
 import io.sluice.graph.GraphException;
-import io.sluice.graph.Origin;
 import io.sluice.graph.SparkPlans;
 import java.io.FileNotFoundException;
 import java.io.IOException;

@@ -1,8 +1,8 @@
 package io.sluice.sql;
 
+import io.sluice.Origin;
 import io.sluice.graph.FlowResolution;
 import io.sluice.graph.GraphException;
-import io.sluice.graph.Origin;
 import io.sluice.graph.SparkPlans;
 import java.io.IOException;
 import java.nio.file.Path;

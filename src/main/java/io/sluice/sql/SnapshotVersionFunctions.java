@@ -3,8 +3,8 @@ package io.sluice.sql;
 import static org.apache.spark.sql.functions.col;
 import static org.apache.spark.sql.functions.lit;
 
+import io.sluice.Origin;
 import io.sluice.graph.GraphException;
-import io.sluice.graph.Origin;
 import io.sluice.graph.SparkPlans;
 import java.util.List;
 import java.util.Locale;

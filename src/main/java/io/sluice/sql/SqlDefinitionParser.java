@@ -2,6 +2,7 @@ package io.sluice.sql;
 
 import static org.apache.spark.sql.functions.expr;
 
+import io.sluice.Origin;
 import io.sluice.expectations.Expectation;
 import io.sluice.expectations.ViolationAction;
 import io.sluice.graph.AutoCdcBuilder;
@@ -13,7 +14,6 @@ import io.sluice.graph.FlowDefinition;
 import io.sluice.graph.FlowMode;
 import io.sluice.graph.GraphException;
 import io.sluice.graph.GraphRegistry;
-import io.sluice.graph.Origin;
 import io.sluice.sql.SluiceSqlParser.AutoCdcClauseContext;
 import io.sluice.sql.SluiceSqlParser.AutoCdcContext;
 import io.sluice.sql.SluiceSqlParser.CdcSourceContext;

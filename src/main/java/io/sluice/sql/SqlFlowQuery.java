@@ -1,9 +1,9 @@
 package io.sluice.sql;
 
+import io.sluice.Origin;
 import io.sluice.graph.FlowQuery;
 import io.sluice.graph.FlowResolution;
 import io.sluice.graph.GraphException;
-import io.sluice.graph.Origin;
 import io.sluice.graph.SparkErrors;
 import io.sluice.graph.SparkPlans;
 import java.nio.file.Path;

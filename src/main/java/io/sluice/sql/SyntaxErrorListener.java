@@ -1,7 +1,7 @@
 package io.sluice.sql;
 
+import io.sluice.Origin;
 import io.sluice.graph.GraphException;
-import io.sluice.graph.Origin;
 import org.antlr.v4.runtime.BaseErrorListener;
 import org.antlr.v4.runtime.RecognitionException;
 import org.antlr.v4.runtime.Recognizer;

@@ -4,10 +4,10 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.sluice.Origin;
 import io.sluice.graph.GraphException;
 import io.sluice.graph.GraphRegistry;
 import io.sluice.graph.GraphResolver;
-import io.sluice.graph.Origin;
 import io.sluice.testing.SharedSpark;
 import io.sluice.testing.SourceLines;
 import java.util.List;

@@ -4,14 +4,15 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.sluice.Origin;
 import io.sluice.api.AutoCdcFlowBuilder;
 import io.sluice.api.RegisteringPipeline;
 import io.sluice.graph.GraphException;
 import io.sluice.graph.GraphRegistry;
-import io.sluice.graph.Origin;
 import io.sluice.testing.SourceLines;
 import io.sluice.testing.TestPipeline;
 import io.sluice.testing.UsersExample;
+import io.sluice.update.UpdateResult;
 import java.nio.file.Path;
 import java.util.List;
 import org.junit.jupiter.api.Test;

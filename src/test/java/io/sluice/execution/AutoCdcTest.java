@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.sluice.testing.CdcModel;
 import io.sluice.testing.TestPipeline;
 import io.sluice.testing.UsersExample;
+import io.sluice.update.UpdateResult;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.FileTime;

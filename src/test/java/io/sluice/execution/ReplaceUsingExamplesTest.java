@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.sluice.catalog.SessionCatalogAlias;
 import io.sluice.samples.BookingSamples;
 import io.sluice.testing.TestPipeline;
+import io.sluice.update.UpdateResult;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;

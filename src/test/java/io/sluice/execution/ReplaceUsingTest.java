@@ -1,11 +1,12 @@
 package io.sluice.execution;
 
+import static org.apache.spark.sql.functions.max;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-import static org.apache.spark.sql.functions.max;
 
 import io.sluice.testing.TestPipeline;
+import io.sluice.update.UpdateResult;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.FileTime;

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.sluice.graph.DatasetName;
 import io.sluice.testing.TestPipeline;
+import io.sluice.update.UpdateResult;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;

@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.sluice.SluiceException;
 import io.sluice.testing.TestPipeline;
+import io.sluice.update.UpdateResult;
 import java.nio.file.Path;
 import java.util.List;
 import org.junit.jupiter.api.Test;

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.sluice.Origin;
 import io.sluice.SluiceException;
 import io.sluice.expectations.Expectation;
 import io.sluice.expectations.ViolationAction;

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.sluice.Origin;
 import io.sluice.SluiceException;
 import io.sluice.expectations.Expectation;
 import io.sluice.expectations.ViolationAction;
@@ -14,7 +15,6 @@ import io.sluice.graph.DatasetName;
 import io.sluice.graph.DatasetType;
 import io.sluice.graph.FlowDefinition;
 import io.sluice.graph.GraphValidator;
-import io.sluice.graph.Origin;
 import io.sluice.sql.SqlFlowQuery;
 import java.io.IOException;
 import java.nio.file.Files;

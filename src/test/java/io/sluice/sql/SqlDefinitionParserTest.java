@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.sluice.Origin;
 import io.sluice.SluiceException;
 import io.sluice.expectations.Expectation;
 import io.sluice.expectations.ViolationAction;
@@ -16,7 +17,6 @@ import io.sluice.graph.DatasetType;
 import io.sluice.graph.FlowDefinition;
 import io.sluice.graph.FlowMode;
 import io.sluice.graph.GraphRegistry;
-import io.sluice.graph.Origin;
 import io.sluice.graph.ScdType;
 import java.nio.file.Path;
 import java.util.List;

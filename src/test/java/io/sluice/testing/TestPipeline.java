@@ -1,10 +1,10 @@
 package io.sluice.testing;
 
-import io.sluice.execution.PipelineUpdate;
-import io.sluice.execution.UpdateOptions;
-import io.sluice.execution.UpdateResult;
 import io.sluice.spec.PipelineSpec;
 import io.sluice.spec.SpecLoader;
+import io.sluice.update.PipelineUpdate;
+import io.sluice.update.UpdateOptions;
+import io.sluice.update.UpdateResult;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;

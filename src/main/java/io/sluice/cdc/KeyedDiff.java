@@ -1,4 +1,4 @@
-package io.sluice.execution;
+package io.sluice.cdc;
 
 import static io.sluice.execution.ColumnNames.col;
 import static org.apache.spark.sql.functions.lit;
@@ -7,6 +7,7 @@ import static org.apache.spark.sql.functions.when;
 
 import io.delta.tables.DeltaMergeBuilder;
 import io.delta.tables.DeltaTable;
+import io.sluice.execution.ColumnNames;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;

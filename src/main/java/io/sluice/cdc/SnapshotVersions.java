@@ -1,4 +1,4 @@
-package io.sluice.execution;
+package io.sluice.cdc;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;

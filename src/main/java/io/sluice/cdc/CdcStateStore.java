@@ -1,10 +1,11 @@
-package io.sluice.execution;
+package io.sluice.cdc;
 
 import static io.sluice.execution.ColumnNames.col;
 import static org.apache.spark.sql.functions.expr;
 import static org.apache.spark.sql.functions.lit;
 
 import io.delta.tables.DeltaTable;
+import io.sluice.execution.DeltaTarget;
 import io.sluice.graph.SparkErrors;
 import java.nio.file.Files;
 import java.nio.file.Path;

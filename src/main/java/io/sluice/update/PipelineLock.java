@@ -1,4 +1,4 @@
-package io.sluice.execution;
+package io.sluice.update;
 
 import io.sluice.SluiceException;
 import java.io.IOException;

@@ -1,4 +1,4 @@
-package io.sluice.execution;
+package io.sluice.cdc;
 
 import static io.sluice.execution.ColumnNames.col;
 import static org.apache.spark.sql.functions.lit;

@@ -1,4 +1,4 @@
-package io.sluice.execution;
+package io.sluice.update;
 
 import io.sluice.SluiceException;
 import io.sluice.eventlog.FlowState;

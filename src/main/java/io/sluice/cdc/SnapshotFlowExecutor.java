@@ -1,6 +1,11 @@
-package io.sluice.execution;
+package io.sluice.cdc;
 
 import io.sluice.SluiceException;
+import io.sluice.execution.Checkpoints;
+import io.sluice.execution.DeltaWrites;
+import io.sluice.execution.FlowExecutor;
+import io.sluice.execution.FlowRun;
+import io.sluice.execution.OnceMarker;
 import io.sluice.graph.FlowMode;
 import io.sluice.graph.SnapshotSource;
 import java.util.Map;
@@ -13,11 +18,11 @@ import java.util.Optional;
  * snapshot is checked, applied by a {@link SnapshotSink} and recorded in the flow's
  * {@link SnapshotLog} before the next is asked for.
  */
-final class SnapshotFlowExecutor implements FlowExecutor {
+public final class SnapshotFlowExecutor implements FlowExecutor {
   private final Checkpoints checkpoints;
   private final FlowMode.AutoCdcFromSnapshot mode;
 
-  SnapshotFlowExecutor(Checkpoints checkpoints, FlowMode.AutoCdcFromSnapshot mode) {
+  public SnapshotFlowExecutor(Checkpoints checkpoints, FlowMode.AutoCdcFromSnapshot mode) {
     this.checkpoints = checkpoints;
     this.mode = mode;
   }

@@ -1,4 +1,4 @@
-package io.sluice.execution;
+package io.sluice.cdc;
 
 import static io.sluice.execution.ColumnNames.col;
 import static org.apache.spark.sql.functions.count;
@@ -8,6 +8,14 @@ import static org.apache.spark.sql.functions.to_json;
 
 import io.delta.tables.DeltaTable;
 import io.sluice.SluiceException;
+import io.sluice.execution.BatchSink;
+import io.sluice.execution.Checkpoints;
+import io.sluice.execution.ColumnNames;
+import io.sluice.execution.CommitTag;
+import io.sluice.execution.DeltaWrites;
+import io.sluice.execution.FlowRun;
+import io.sluice.execution.Persisted;
+import io.sluice.execution.Tally;
 import io.sluice.graph.AutoCdcColumns;
 import io.sluice.graph.FlowMode;
 import java.util.ArrayList;

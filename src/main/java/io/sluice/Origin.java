@@ -1,4 +1,4 @@
-package io.sluice.graph;
+package io.sluice;
 
 /** Where a definition came from: a file and a 1-based line, or a Java class. */
 public record Origin(String source, int line) {

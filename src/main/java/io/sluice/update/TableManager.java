@@ -1,6 +1,8 @@
-package io.sluice.execution;
+package io.sluice.update;
 
 import io.sluice.SluiceException;
+import io.sluice.execution.Checkpoints;
+import io.sluice.execution.ColumnNames;
 import io.sluice.graph.ChangeFeed;
 import io.sluice.graph.DatasetDefinition;
 import io.sluice.graph.DatasetName;
@@ -14,7 +16,6 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
-
 import java.util.Set;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;

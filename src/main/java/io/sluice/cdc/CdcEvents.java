@@ -1,16 +1,17 @@
-package io.sluice.execution;
+package io.sluice.cdc;
 
 import static io.sluice.execution.ColumnNames.col;
 import static org.apache.spark.sql.functions.countDistinct;
 import static org.apache.spark.sql.functions.expr;
-import static org.apache.spark.sql.functions.lit;
 import static org.apache.spark.sql.functions.lag;
+import static org.apache.spark.sql.functions.lit;
 import static org.apache.spark.sql.functions.not;
 import static org.apache.spark.sql.functions.struct;
 import static org.apache.spark.sql.functions.to_json;
 import static org.apache.spark.sql.functions.when;
 
 import io.sluice.SluiceException;
+import io.sluice.execution.ColumnNames;
 import io.sluice.graph.AutoCdcColumns;
 import io.sluice.graph.FlowMode;
 import io.sluice.graph.ResolvedFlow;
@@ -19,9 +20,9 @@ import java.util.List;
 import org.apache.spark.sql.Column;
 import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
-import org.apache.spark.sql.functions;
 import org.apache.spark.sql.expressions.Window;
 import org.apache.spark.sql.expressions.WindowSpec;
+import org.apache.spark.sql.functions;
 import org.apache.spark.sql.types.DataTypes;
 import org.apache.spark.sql.types.Metadata;
 import org.apache.spark.sql.types.StructField;

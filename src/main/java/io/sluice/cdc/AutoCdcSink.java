@@ -1,9 +1,9 @@
-package io.sluice.execution;
+package io.sluice.cdc;
 
-import static io.sluice.execution.CdcEvents.OP;
-import static io.sluice.execution.CdcEvents.RECORDED_AT;
-import static io.sluice.execution.CdcEvents.SEQ;
-import static io.sluice.execution.CdcEvents.TRUNCATE;
+import static io.sluice.cdc.CdcEvents.OP;
+import static io.sluice.cdc.CdcEvents.RECORDED_AT;
+import static io.sluice.cdc.CdcEvents.SEQ;
+import static io.sluice.cdc.CdcEvents.TRUNCATE;
 import static io.sluice.execution.ColumnNames.col;
 import static org.apache.spark.sql.functions.current_timestamp;
 import static org.apache.spark.sql.functions.lit;
@@ -13,6 +13,17 @@ import static org.apache.spark.sql.functions.to_json;
 import static org.apache.spark.sql.functions.when;
 
 import io.delta.tables.DeltaTable;
+import io.sluice.execution.BatchCommits;
+import io.sluice.execution.BatchLog;
+import io.sluice.execution.BatchSettings;
+import io.sluice.execution.BatchSink;
+import io.sluice.execution.Checkpoints;
+import io.sluice.execution.ColumnNames;
+import io.sluice.execution.DeltaTarget;
+import io.sluice.execution.FlowRun;
+import io.sluice.execution.KeyBounds;
+import io.sluice.execution.Persisted;
+import io.sluice.execution.Tally;
 import io.sluice.graph.AutoCdcColumns;
 import io.sluice.graph.AutoCdcTableProperties;
 import io.sluice.graph.FlowMode;
@@ -42,7 +53,7 @@ import org.apache.spark.sql.types.StructField;
  * and so is the target by the MERGE, so a batch touches the files its keys live in. A new
  * TRUNCATE is the exception: it affects every key, so that batch reads both in full.
  */
-final class AutoCdcSink implements BatchSink {
+public final class AutoCdcSink implements BatchSink {
   private final FlowRun run;
   private final String table;
   private final BatchLog log;
@@ -58,7 +69,7 @@ final class AutoCdcSink implements BatchSink {
    * that check loaded. Not while a flow into the target has a batch to run again: the batch
    * must see the state its first attempt saw.
    */
-  static AutoCdcSink open(FlowRun run, FlowMode.AutoCdc mode, String table, BatchLog log, Checkpoints checkpoints) {
+  public static AutoCdcSink open(FlowRun run, FlowMode.AutoCdc mode, String table, BatchLog log, Checkpoints checkpoints) {
     CdcEvents events = new CdcEvents(run.flow(), mode);
     CdcStateStore store = CdcStateStore.open(run.spark(), checkpoints.autoCdcState(run.target().name()), events.storeSchema());
     new SharedCdcState(store, events).settleSnapshots(run, checkpoints);

@@ -1,4 +1,4 @@
-package io.sluice.execution;
+package io.sluice.cdc;
 
 import static io.sluice.execution.ColumnNames.col;
 import static org.apache.spark.sql.functions.current_timestamp;
@@ -7,6 +7,14 @@ import static org.apache.spark.sql.functions.struct;
 import static org.apache.spark.sql.functions.when;
 
 import io.sluice.SluiceException;
+import io.sluice.execution.BatchLog;
+import io.sluice.execution.BegunBatch;
+import io.sluice.execution.Checkpoints;
+import io.sluice.execution.ColumnNames;
+import io.sluice.execution.CommitTag;
+import io.sluice.execution.DeltaTarget;
+import io.sluice.execution.DeltaWrites;
+import io.sluice.execution.FlowRun;
 import io.sluice.graph.ChangeFeed;
 import io.sluice.graph.DatasetName;
 import io.sluice.graph.FlowMode;

@@ -1,4 +1,4 @@
-package io.sluice.execution;
+package io.sluice.replace;
 
 import static org.apache.spark.sql.functions.col;
 import static org.apache.spark.sql.functions.lit;
@@ -7,6 +7,16 @@ import static org.apache.spark.sql.functions.when;
 
 import io.delta.tables.DeltaTable;
 import io.sluice.SluiceException;
+import io.sluice.execution.BatchCommits;
+import io.sluice.execution.BatchLog;
+import io.sluice.execution.BatchSink;
+import io.sluice.execution.ColumnNames;
+import io.sluice.execution.DeltaTarget;
+import io.sluice.execution.DeltaWrites;
+import io.sluice.execution.FlowRun;
+import io.sluice.execution.KeyBounds;
+import io.sluice.execution.Persisted;
+import io.sluice.execution.Tally;
 import io.sluice.graph.FlowMode;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -34,7 +44,7 @@ import org.apache.spark.sql.expressions.Window;
  * those keys live in, not the whole table; deletion vectors (enabled on REPLACE USING
  * targets) spare rewriting the files a delete touches.
  */
-final class ReplaceUsingSink implements BatchSink {
+public final class ReplaceUsingSink implements BatchSink {
   private static final String SEQ = "__sluice_seq";
   private static final String TARGET_SEQ = "__sluice_target_seq";
   private static final String DECISION = "__sluice_decision";
@@ -50,7 +60,7 @@ final class ReplaceUsingSink implements BatchSink {
   private final BatchLog log;
   private final FlowMode.ReplaceUsing mode;
 
-  ReplaceUsingSink(FlowRun run, String table, BatchLog log, FlowMode.ReplaceUsing mode) {
+  public ReplaceUsingSink(FlowRun run, String table, BatchLog log, FlowMode.ReplaceUsing mode) {
     this.run = run;
     this.table = table;
     this.log = log;

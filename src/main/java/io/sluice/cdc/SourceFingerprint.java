@@ -1,4 +1,4 @@
-package io.sluice.execution;
+package io.sluice.cdc;
 
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;

@@ -1,8 +1,12 @@
-package io.sluice.execution;
+package io.sluice.cdc;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.sluice.execution.Checkpoints;
+import io.sluice.execution.CommitTag;
+import io.sluice.execution.DeltaTarget;
+import io.sluice.execution.DeltaWrites;
 import io.sluice.graph.DatasetName;
 import java.io.IOException;
 import java.io.UncheckedIOException;

@@ -1,10 +1,13 @@
-package io.sluice.execution;
+package io.sluice.update;
 
 import io.sluice.eventlog.EventLevel;
 import io.sluice.eventlog.EventListener;
 import io.sluice.eventlog.EventLog;
 import io.sluice.eventlog.EventType;
 import io.sluice.eventlog.FlowState;
+import io.sluice.execution.Checkpoints;
+import io.sluice.execution.FlowMetrics;
+import io.sluice.execution.FlowRun;
 import io.sluice.graph.ChangeFeed;
 import io.sluice.graph.DataflowGraph;
 import io.sluice.graph.DatasetDefinition;

@@ -1,11 +1,11 @@
-package io.sluice.execution;
+package io.sluice.cdc;
 
+import static io.sluice.cdc.CdcEvents.DELETE;
+import static io.sluice.cdc.CdcEvents.OP;
+import static io.sluice.cdc.CdcEvents.SEQ;
+import static io.sluice.cdc.CdcEvents.UPSERT;
+import static io.sluice.cdc.CdcEvents.VALUES;
 import static io.sluice.execution.ColumnNames.col;
-import static io.sluice.execution.CdcEvents.DELETE;
-import static io.sluice.execution.CdcEvents.OP;
-import static io.sluice.execution.CdcEvents.SEQ;
-import static io.sluice.execution.CdcEvents.UPSERT;
-import static io.sluice.execution.CdcEvents.VALUES;
 import static org.apache.spark.sql.functions.lag;
 import static org.apache.spark.sql.functions.last;
 import static org.apache.spark.sql.functions.lead;
@@ -17,6 +17,7 @@ import static org.apache.spark.sql.functions.struct;
 import static org.apache.spark.sql.functions.sum;
 import static org.apache.spark.sql.functions.when;
 
+import io.sluice.execution.ColumnNames;
 import io.sluice.graph.AutoCdcColumns;
 import java.util.ArrayList;
 import java.util.List;

@@ -1,7 +1,17 @@
-package io.sluice.execution;
+package io.sluice.update;
 
+import io.sluice.cdc.AutoCdcSink;
+import io.sluice.cdc.SnapshotFlowExecutor;
+import io.sluice.execution.Checkpoints;
+import io.sluice.execution.FlowExecutor;
+import io.sluice.execution.MaterializedViewExecutor;
+import io.sluice.execution.OnceFlowExecutor;
+import io.sluice.execution.StreamingFlowExecutor;
+import io.sluice.execution.ViewExecutor;
 import io.sluice.graph.DatasetType;
 import io.sluice.graph.FlowMode;
+import io.sluice.replace.ReplaceUsingSink;
+import io.sluice.replace.ReplaceWhereExecutor;
 
 /** Chooses the executor of a flow from its kind and its target's type. */
 final class FlowPlanner implements FlowMode.Visitor<FlowExecutor> {

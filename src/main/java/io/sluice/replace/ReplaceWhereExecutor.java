@@ -1,4 +1,4 @@
-package io.sluice.execution;
+package io.sluice.replace;
 
 import static org.apache.spark.sql.functions.coalesce;
 import static org.apache.spark.sql.functions.expr;
@@ -6,6 +6,10 @@ import static org.apache.spark.sql.functions.lit;
 import static org.apache.spark.sql.functions.not;
 
 import io.sluice.SluiceException;
+import io.sluice.execution.BatchSink;
+import io.sluice.execution.DeltaWrites;
+import io.sluice.execution.FlowExecutor;
+import io.sluice.execution.FlowRun;
 import io.sluice.graph.FlowMode;
 import java.util.List;
 
@@ -14,10 +18,10 @@ import java.util.List;
  * predicate are replaced by the query's rows in one atomic Delta commit. A query row
  * outside the predicate fails the flow before anything is written.
  */
-final class ReplaceWhereExecutor implements FlowExecutor {
+public final class ReplaceWhereExecutor implements FlowExecutor {
   private final FlowMode.ReplaceWhere mode;
 
-  ReplaceWhereExecutor(FlowMode.ReplaceWhere mode) {
+  public ReplaceWhereExecutor(FlowMode.ReplaceWhere mode) {
     this.mode = mode;
   }
 
