@@ -12,6 +12,7 @@ import io.sluice.graph.FlowConf;
 import io.sluice.graph.FlowResolution;
 import io.sluice.graph.ResolvedFlow;
 import io.sluice.graph.ResolvedGraph;
+import io.sluice.graph.TablePins;
 import java.time.Instant;
 import java.util.List;
 import java.util.LinkedHashMap;
@@ -86,7 +87,13 @@ public final class FlowRun {
 
   /** The flow's DataFrame over the real sources, with its SQL settings in force. */
   public Dataset<Row> buildQuery() {
-    return withFlowConf(() -> flow.definition().query().build(resolution()));
+    return buildQuery(TablePins.NONE);
+  }
+
+  /** The flow's DataFrame, reading tables as a batch at the versions {@code pins} gives. */
+  public Dataset<Row> buildQuery(TablePins pins) {
+    return withFlowConf(() -> flow.definition().query().build(
+        new FlowResolution(spark, graph, flow.definition(), reader, pins)));
   }
 
   /** A context to build the flow's queries in, over the real sources. */

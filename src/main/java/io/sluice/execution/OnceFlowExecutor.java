@@ -1,9 +1,14 @@
 package io.sluice.execution;
 
+import org.apache.spark.sql.Dataset;
+import org.apache.spark.sql.Row;
+
 /**
  * A flow that runs once (AUTO CDC ONCE): its source is read as one batch on the first
  * update, and never again until a full refresh clears its checkpoint. The batch is written
- * as batch 0 of its {@link BatchLog}, so a crash before it is marked done cannot apply it twice.
+ * as batch 0 of its {@link BatchLog}, so a crash before it is marked done cannot apply it twice,
+ * and reads the table versions of its first attempt ({@link OnceInput}), so an attempt after a
+ * crash makes its missing commits of the same rows.
  */
 public final class OnceFlowExecutor implements FlowExecutor {
   private final Checkpoints checkpoints;
@@ -21,8 +26,11 @@ public final class OnceFlowExecutor implements FlowExecutor {
       return;
     }
     BatchSink sink = sinks.create(run, run.target().name().quoted(), BatchLog.open(checkpoints, run));
+    OnceInput input = OnceInput.open(run.spark(), checkpoints.location(run.target().name(), run.flow().name()));
+    Dataset<Row> rows = run.buildQuery(input);
+    input.save();
     run.withFlowConf(() -> {
-      run.processBatch(run.buildQuery(), 0, sink);
+      run.processBatch(rows, 0, sink);
       return null;
     });
     sink.finish();

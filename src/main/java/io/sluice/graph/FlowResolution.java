@@ -14,21 +14,28 @@ import org.apache.spark.sql.types.StructType;
 /**
  * The context one flow's query is built in. It routes reads of pipeline datasets to a
  * {@link DatasetReader}, records them as the flow's inputs, and refuses a streaming read
- * of a batch-only dataset.
+ * of a batch-only dataset. Batch reads of tables go through its {@link TablePins} first.
  */
 public final class FlowResolution implements FlowContext {
   private final SparkSession spark;
   private final DataflowGraph graph;
   private final FlowDefinition flow;
   private final DatasetReader reader;
+  private final TablePins pins;
   private final Set<DatasetName> inputs = new LinkedHashSet<>();
   private final Set<DatasetName> streamingInputs = new LinkedHashSet<>();
 
   public FlowResolution(SparkSession spark, DataflowGraph graph, FlowDefinition flow, DatasetReader reader) {
+    this(spark, graph, flow, reader, TablePins.NONE);
+  }
+
+  public FlowResolution(
+      SparkSession spark, DataflowGraph graph, FlowDefinition flow, DatasetReader reader, TablePins pins) {
     this.spark = spark;
     this.graph = graph;
     this.flow = flow;
     this.reader = reader;
+    this.pins = pins;
   }
 
   @Override
@@ -60,7 +67,10 @@ public final class FlowResolution implements FlowContext {
 
   @Override
   public Dataset<Row> read(String name) {
-    return readPipelineDataset(parseName(name), null, null, false).orElseGet(() -> spark.read().table(name));
+    List<String> parts = parseName(name);
+    return readPipelineDataset(parts, null, null, false)
+        .or(() -> readPinnedTable(parts, null, null))
+        .orElseGet(() -> spark.read().table(name));
   }
 
   @Override
@@ -78,10 +88,7 @@ public final class FlowResolution implements FlowContext {
     if (parts.size() > 3) {
       return Optional.empty();
     }
-    DatasetName defaults = flow.target();
-    DatasetName name = DatasetName.of(parts,
-        catalog == null ? defaults.catalog() : catalog,
-        database == null ? defaults.database() : database);
+    DatasetName name = qualify(parts, catalog, database);
     Optional<DatasetDefinition> dataset = graph.dataset(name);
     if (dataset.isEmpty()) {
       return Optional.empty();
@@ -94,11 +101,30 @@ public final class FlowResolution implements FlowContext {
     if (streaming) {
       streamingInputs.add(name);
     }
-    Dataset<Row> df = reader.read(definition, streaming);
+    Optional<Dataset<Row>> pinned = streaming || !definition.type().isTable() ? Optional.empty() : pins.read(name);
+    Dataset<Row> df = pinned.orElseGet(() -> reader.read(definition, streaming));
     if (streaming && !df.isStreaming()) {
       throw batchOnly(definition);
     }
     return Optional.of(df);
+  }
+
+  /**
+   * Reads a table that is not the pipeline's, as a batch, at its pinned version; empty if it
+   * has none, and Spark's analyser then resolves the name.
+   */
+  public Optional<Dataset<Row>> readPinnedTable(List<String> parts, String catalog, String database) {
+    if (parts.size() > 3) {
+      return Optional.empty();
+    }
+    return pins.read(qualify(parts, catalog, database));
+  }
+
+  private DatasetName qualify(List<String> parts, String catalog, String database) {
+    DatasetName defaults = flow.target();
+    return DatasetName.of(parts,
+        catalog == null ? defaults.catalog() : catalog,
+        database == null ? defaults.database() : database);
   }
 
   /**

@@ -24,8 +24,9 @@ import scala.runtime.AbstractPartialFunction;
 
 /**
  * A flow query written in SQL. Spark parses it; Sluice then swaps the references to the
- * pipeline's own datasets and the {@code read_files} and {@code list_files} calls for real
- * plans, binds the snapshot version functions, and leaves every other name to Spark's analyser.
+ * pipeline's own datasets (and to pinned tables, see {@link io.sluice.graph.TablePins}) and the
+ * {@code read_files} and {@code list_files} calls for real plans, binds the snapshot version
+ * functions, and leaves every other name to Spark's analyser.
  *
  * @param catalog the current catalog where the query was defined ({@code USE CATALOG})
  * @param database the current schema where the query was defined ({@code USE SCHEMA})
@@ -94,8 +95,9 @@ public record SqlFlowQuery(
       }
       if (plan instanceof UnresolvedRelation relation) {
         List<String> parts = CollectionConverters.asJava(relation.multipartIdentifier());
-        return resolution
-            .readPipelineDataset(parts, catalog, database, streaming || relation.isStreaming())
+        boolean stream = streaming || relation.isStreaming();
+        return resolution.readPipelineDataset(parts, catalog, database, stream)
+            .or(() -> stream ? Optional.empty() : resolution.readPinnedTable(parts, catalog, database))
             .map(SparkPlans::logicalPlan);
       }
       if (plan instanceof UnresolvedTableValuedFunction function && ReadFiles.isReadFiles(function)) {

@@ -1,0 +1,80 @@
+package io.sluice.execution;
+
+import com.fasterxml.jackson.core.type.TypeReference;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.sluice.graph.DatasetName;
+import io.sluice.graph.TablePins;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Map;
+import java.util.Optional;
+import java.util.TreeMap;
+import org.apache.spark.sql.Dataset;
+import org.apache.spark.sql.Row;
+import org.apache.spark.sql.SparkSession;
+
+/**
+ * The Delta version of each table a flow that runs once read, kept in its checkpoint
+ * ({@code once-input}, JSON: table -> version) before its first commit. Its attempt after a
+ * crash reads the same versions, so its commits are of the same rows (SEMANTICS §5.7). Files
+ * read with {@code read_files} and tables of other formats are read as they are.
+ */
+final class OnceInput implements TablePins {
+  private static final ObjectMapper JSON = new ObjectMapper();
+  private static final String FILE = "once-input";
+  private final SparkSession spark;
+  private final Path file;
+  private final Map<String, Long> versions;
+
+  private OnceInput(SparkSession spark, Path file, Map<String, Long> versions) {
+    this.spark = spark;
+    this.file = file;
+    this.versions = versions;
+  }
+
+  /** The versions the flow's earlier attempt recorded, if it made one. */
+  static OnceInput open(SparkSession spark, Path checkpoint) {
+    Path file = checkpoint.resolve(FILE);
+    try {
+      Map<String, Long> versions = Files.exists(file)
+          ? JSON.readValue(file.toFile(), new TypeReference<TreeMap<String, Long>>() {})
+          : new TreeMap<>();
+      return new OnceInput(spark, file, versions);
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot read " + file, e);
+    }
+  }
+
+  @Override
+  public Optional<Dataset<Row>> read(DatasetName table) {
+    Long version = versions.get(table.key());
+    if (version == null) {
+      Optional<Long> current = currentVersion(table);
+      if (current.isEmpty()) {
+        return Optional.empty();
+      }
+      version = current.get();
+      versions.put(table.key(), version);
+    }
+    return Optional.of(spark.read().option("versionAsOf", version).table(table.quoted()));
+  }
+
+  /** Records the versions read, before the flow's first commit. */
+  void save() {
+    try {
+      Checkpoints.writeAtomically(file, JSON.writeValueAsString(versions));
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot record the input of a flow that runs once: " + file, e);
+    }
+  }
+
+  private Optional<Long> currentVersion(DatasetName table) {
+    try {
+      return Optional.of(DeltaTarget.table(table).version(spark));
+    } catch (RuntimeException e) {
+      return Optional.empty(); // not a Delta table, or no table: Spark's analyser says which
+    }
+  }
+}
