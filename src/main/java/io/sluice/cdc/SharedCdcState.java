@@ -18,10 +18,10 @@ import io.sluice.execution.FlowRun;
 import io.sluice.graph.ChangeFeed;
 import io.sluice.graph.DatasetName;
 import io.sluice.graph.FlowMode;
+import io.sluice.graph.Identifiers;
 import io.sluice.graph.ResolvedFlow;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 import java.util.Optional;
 import org.apache.spark.sql.Column;
@@ -162,8 +162,8 @@ final class SharedCdcState {
     event.add(when(isDelete, lit(CdcEvents.DELETE)).otherwise(lit(CdcEvents.UPSERT)).as(CdcEvents.OP));
     List<Column> values = new ArrayList<>();
     for (StructField value : ((StructType) schema.apply(CdcEvents.VALUES).dataType()).fields()) {
-      boolean present = Arrays.stream(changes.columns()).anyMatch(c -> c.equalsIgnoreCase(value.name()));
-      values.add((present ? col(columnsKey(changes, value.name())) : lit(null)).cast(value.dataType()).as(value.name()));
+      Column present = Identifiers.field(changes.schema(), value.name()).map(f -> col(f.name())).orElse(lit(null));
+      values.add(present.cast(value.dataType()).as(value.name()));
     }
     event.add(struct(values.toArray(Column[]::new)).as(CdcEvents.VALUES));
     event.add(current_timestamp().as(CdcEvents.RECORDED_AT));
@@ -171,6 +171,6 @@ final class SharedCdcState {
   }
 
   private static String columnsKey(Dataset<Row> changes, String key) {
-    return Arrays.stream(changes.columns()).filter(c -> c.equalsIgnoreCase(key)).findFirst().orElse(key);
+    return Identifiers.field(changes.schema(), key).map(StructField::name).orElse(key);
   }
 }

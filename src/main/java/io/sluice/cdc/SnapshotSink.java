@@ -18,6 +18,7 @@ import io.sluice.execution.Persisted;
 import io.sluice.execution.Tally;
 import io.sluice.graph.AutoCdcColumns;
 import io.sluice.graph.FlowMode;
+import io.sluice.graph.Identifiers;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
@@ -89,8 +90,7 @@ final class SnapshotSink implements BatchSink {
     List<String> problems = new ArrayList<>();
     List<Column> select = new ArrayList<>();
     for (StructField field : expected.fields()) {
-      Optional<StructField> actual = Arrays.stream(rows.schema().fields())
-          .filter(f -> f.name().equalsIgnoreCase(field.name())).findFirst();
+      Optional<StructField> actual = Identifiers.field(rows.schema(), field.name());
       if (actual.isEmpty()) {
         problems.add("it lacks column " + field.name());
       } else if (!actual.get().dataType().equals(field.dataType())) {
@@ -100,7 +100,7 @@ final class SnapshotSink implements BatchSink {
       }
     }
     for (StructField field : rows.schema().fields()) {
-      if (Arrays.stream(expected.fieldNames()).noneMatch(n -> n.equalsIgnoreCase(field.name()))) {
+      if (!Identifiers.hasField(expected, field.name())) {
         problems.add("it has a column " + field.name() + " that " + run.target().name() + " does not");
       }
     }

@@ -3,6 +3,7 @@ package io.sluice.execution;
 import static org.apache.spark.sql.functions.col;
 import static org.apache.spark.sql.functions.lit;
 
+import io.sluice.graph.Identifiers;
 import java.util.ArrayList;
 import java.util.List;
 import org.apache.spark.sql.Column;
@@ -18,19 +19,9 @@ final class TableWriter {
   static Dataset<Row> align(Dataset<Row> rows, StructType table) {
     List<Column> columns = new ArrayList<>();
     for (StructField field : table.fields()) {
-      String source = find(rows.schema(), field.name());
-      Column value = source == null ? lit(null) : ColumnNames.col(source);
+      Column value = Identifiers.field(rows.schema(), field.name()).map(f -> ColumnNames.col(f.name())).orElse(lit(null));
       columns.add(value.cast(field.dataType()).as(field.name()));
     }
     return rows.select(columns.toArray(Column[]::new));
-  }
-
-  private static String find(StructType schema, String name) {
-    for (String candidate : schema.fieldNames()) {
-      if (candidate.equalsIgnoreCase(name)) {
-        return candidate;
-      }
-    }
-    return null;
   }
 }

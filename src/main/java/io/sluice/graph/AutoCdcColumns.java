@@ -4,7 +4,6 @@ import io.sluice.Origin;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
-import java.util.Locale;
 import java.util.Set;
 import org.apache.spark.sql.SparkSession;
 import org.apache.spark.sql.catalyst.expressions.RowOrdering$;
@@ -55,7 +54,7 @@ public record AutoCdcColumns(
     List<StructField> kept = new ArrayList<>();
     List<String> values = new ArrayList<>();
     for (StructField field : source.fields()) {
-      boolean isKey = keys.stream().anyMatch(k -> k.equalsIgnoreCase(field.name()));
+      boolean isKey = keys.stream().anyMatch(k -> Identifiers.sameColumn(k, field.name()));
       if (!isKey && !mode.columns().includes(field.name())) {
         continue;
       }
@@ -124,7 +123,7 @@ public record AutoCdcColumns(
     List<String> keys = new ArrayList<>();
     Set<String> seen = new HashSet<>();
     for (String key : declared) {
-      if (!seen.add(key.toLowerCase(Locale.ROOT))) {
+      if (!seen.add(Identifiers.columnKey(key))) {
         throw new GraphException("AUTO_CDC_REPEATED_KEY", origin, name + " names key '" + key + "' twice");
       }
       StructField field = field(source, key, "AUTO_CDC_KEY_NOT_FOUND", origin, name + ": key");
@@ -153,7 +152,7 @@ public record AutoCdcColumns(
   private static List<String> tracked(StructType source, StructType kept, List<String> values,
       ColumnSelection trackHistory, Origin origin, String name, List<String> warnings) {
     for (String column : trackHistory.names()) {
-      if (!hasField(kept, column) && trackHistory.kind() == ColumnSelection.Kind.EXCEPT && hasField(source, column)) {
+      if (!Identifiers.hasField(kept, column) && trackHistory.kind() == ColumnSelection.Kind.EXCEPT && Identifiers.hasField(source, column)) {
         warnings.add(name + ": TRACK HISTORY ON " + trackHistory + " names '" + column
             + "', which COLUMNS already leaves out of the target; it changes nothing");
       } else {
@@ -166,7 +165,7 @@ public record AutoCdcColumns(
   private static void addVersionColumns(
       List<StructField> kept, StructType source, DataType type, Origin origin, String owner) {
     for (String reserved : List.of(START_AT, END_AT)) {
-      if (hasField(source, reserved)) {
+      if (Identifiers.hasField(source, reserved)) {
         throw new GraphException("AUTO_CDC_RESERVED_COLUMN", origin, owner + " has a column '"
             + reserved + "', which SCD type 2 adds itself; leave it out or rename it");
       }
@@ -197,21 +196,7 @@ public record AutoCdcColumns(
   }
 
   private static StructField field(StructType schema, String column, String errorClass, Origin origin, String what) {
-    for (StructField field : schema.fields()) {
-      if (field.name().equalsIgnoreCase(column)) {
-        return field;
-      }
-    }
-    throw new GraphException(errorClass, origin, what + " '" + column + "', which is not a column of the source;"
-        + " it has " + String.join(", ", schema.fieldNames()));
-  }
-
-  private static boolean hasField(StructType schema, String column) {
-    for (String name : schema.fieldNames()) {
-      if (name.equalsIgnoreCase(column)) {
-        return true;
-      }
-    }
-    return false;
+    return Identifiers.field(schema, column).orElseThrow(() -> new GraphException(errorClass, origin, what + " '"
+        + column + "', which is not a column of the source; it has " + String.join(", ", schema.fieldNames())));
   }
 }

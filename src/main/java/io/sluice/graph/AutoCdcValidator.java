@@ -1,7 +1,6 @@
 package io.sluice.graph;
 
 import io.sluice.Origin;
-import java.util.Arrays;
 import java.util.List;
 import java.util.Optional;
 import java.util.stream.IntStream;
@@ -67,8 +66,7 @@ final class AutoCdcValidator {
     }
     StructType declared = graph.schemas().get(target.name());
     for (String column : List.of(AutoCdcColumns.START_AT, AutoCdcColumns.END_AT)) {
-      Optional<StructField> field = Arrays.stream(declared.fields())
-          .filter(f -> f.name().equalsIgnoreCase(column)).findFirst();
+      Optional<StructField> field = Identifiers.field(declared, column);
       if (field.isEmpty() || !field.get().dataType().equals(type)) {
         throw new GraphException("AUTO_CDC_SCD2_SCHEMA", target.origin(), "the declared columns of '"
             + target.name() + "' need " + column + " " + type.sql() + " for the SCD type 2 flow '"
@@ -79,6 +77,6 @@ final class AutoCdcValidator {
   }
 
   static boolean sameKeys(List<String> a, List<String> b) {
-    return a.size() == b.size() && IntStream.range(0, a.size()).allMatch(i -> a.get(i).equalsIgnoreCase(b.get(i)));
+    return a.size() == b.size() && IntStream.range(0, a.size()).allMatch(i -> Identifiers.sameColumn(a.get(i), b.get(i)));
   }
 }

@@ -25,9 +25,9 @@ public record ColumnSelection(Kind kind, List<String> names) {
     return new ColumnSelection(Kind.EXCEPT, names);
   }
 
-  /** Whether {@code column} is selected; names compare case-insensitively, as Spark's do. */
+  /** Whether {@code column} is selected; names compare as Spark's analyser compares them. */
   public boolean includes(String column) {
-    boolean named = names.stream().anyMatch(n -> n.equalsIgnoreCase(column));
+    boolean named = names.stream().anyMatch(n -> Identifiers.sameColumn(n, column));
     return switch (kind) {
       case ALL -> true;
       case NONE -> false;

@@ -141,7 +141,8 @@ public final class FlowResolution implements FlowContext {
     StructType declared = DeclaredSchema.parse(target);
     StructType snapshot = new StructType();
     for (StructField field : declared.fields()) {
-      if (!field.name().equalsIgnoreCase(AutoCdcColumns.START_AT) && !field.name().equalsIgnoreCase(AutoCdcColumns.END_AT)) {
+      if (!Identifiers.sameColumn(field.name(), AutoCdcColumns.START_AT)
+          && !Identifiers.sameColumn(field.name(), AutoCdcColumns.END_AT)) {
         snapshot = snapshot.add(field);
       }
     }

@@ -116,7 +116,7 @@ public final class GraphResolver {
     Map<String, StructField> columns = new LinkedHashMap<>();
     for (FlowDefinition flow : graph.flowsInto(dataset.name())) {
       for (StructField field : resolved.get(flow.name()).writtenSchema().fields()) {
-        String key = field.name().toLowerCase(java.util.Locale.ROOT);
+        String key = Identifiers.columnKey(field.name());
         // Nullable: another flow, or a later version of this one, may leave the column out.
         StructField column = new StructField(field.name(), field.dataType(), true, field.metadata());
         StructField previous = columns.putIfAbsent(key, column);

@@ -76,7 +76,7 @@ public final class GraphValidator {
       if (target.declaredSchema().isPresent()) {
         StructType declared = graph.schemas().get(target.name());
         for (String column : flow.writtenSchema().fieldNames()) {
-          if (!hasFieldIgnoreCase(declared, column)) {
+          if (!Identifiers.hasField(declared, column)) {
             throw new GraphException("COLUMN_NOT_IN_SCHEMA", origin,
                 "flow '" + flow.name() + "' writes column '" + column + "', which the declared columns of '"
                     + target.name() + "' do not have");
@@ -92,7 +92,7 @@ public final class GraphValidator {
       List<String> layoutColumns = new ArrayList<>(dataset.partitionColumns());
       layoutColumns.addAll(dataset.clusterColumns());
       for (String column : layoutColumns) {
-        if (!hasFieldIgnoreCase(schema, column)) {
+        if (!Identifiers.hasField(schema, column)) {
           throw new GraphException("UNKNOWN_PARTITION_COLUMN", dataset.origin(),
               "'" + dataset.name() + "' is partitioned or clustered by '" + column + "', which is not one of its columns");
         }
@@ -115,14 +115,5 @@ public final class GraphValidator {
                 + SparkErrors.firstLine(e), e);
       }
     }
-  }
-
-  private static boolean hasFieldIgnoreCase(StructType schema, String column) {
-    for (String name : schema.fieldNames()) {
-      if (name.equalsIgnoreCase(column)) {
-        return true;
-      }
-    }
-    return false;
   }
 }

@@ -3,7 +3,6 @@ package io.sluice.graph;
 import io.sluice.Origin;
 import java.util.HashSet;
 import java.util.List;
-import java.util.Locale;
 import java.util.Set;
 import org.apache.spark.sql.SparkSession;
 import org.apache.spark.sql.catalyst.expressions.RowOrdering$;
@@ -37,10 +36,10 @@ final class ReplaceUsingValidator {
     StructType output = flow.schema();
     Set<String> seen = new HashSet<>();
     for (String key : mode.keys()) {
-      if (!seen.add(key.toLowerCase(Locale.ROOT))) {
+      if (!seen.add(Identifiers.columnKey(key))) {
         throw new GraphException("REPLACE_USING_REPEATED_KEY", origin, name + " names key '" + key + "' twice");
       }
-      StructField field = field(output, key);
+      StructField field = Identifiers.field(output, key).orElse(null);
       if (field == null) {
         throw new GraphException("REPLACE_USING_KEY_NOT_FOUND", origin, name + ": key '" + key
             + "' is not a column of its query; the query returns " + String.join(", ", output.fieldNames()));
@@ -65,14 +64,5 @@ final class ReplaceUsingValidator {
 
   private static boolean orderable(DataType type) {
     return RowOrdering$.MODULE$.isOrderable(type);
-  }
-
-  private static StructField field(StructType schema, String name) {
-    for (StructField field : schema.fields()) {
-      if (field.name().equalsIgnoreCase(name)) {
-        return field;
-      }
-    }
-    return null;
   }
 }

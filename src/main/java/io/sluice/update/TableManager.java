@@ -7,6 +7,7 @@ import io.sluice.graph.ChangeFeed;
 import io.sluice.graph.DatasetDefinition;
 import io.sluice.graph.DatasetName;
 import io.sluice.graph.DatasetType;
+import io.sluice.graph.Identifiers;
 import io.sluice.graph.ResolvedFlow;
 import io.sluice.graph.ResolvedGraph;
 import java.io.IOException;
@@ -118,7 +119,7 @@ final class TableManager {
     StructType existing = spark.table(table.name().quoted()).schema();
     List<StructField> added = new ArrayList<>();
     for (StructField field : schema.fields()) {
-      StructField current = find(existing, field.name());
+      StructField current = Identifiers.field(existing, field.name()).orElse(null);
       if (current == null) {
         added.add(field);
       } else if (!current.dataType().equals(field.dataType())) {
@@ -137,15 +138,6 @@ final class TableManager {
           .collect(Collectors.joining(", "));
       spark.sql("ALTER TABLE " + table.name().quoted() + " ADD COLUMNS (" + columns + ")");
     }
-  }
-
-  private static StructField find(StructType schema, String name) {
-    for (StructField field : schema.fields()) {
-      if (field.name().equalsIgnoreCase(name)) {
-        return field;
-      }
-    }
-    return null;
   }
 
   private static String createStatement(DatasetDefinition table, StructType schema, boolean replace) {

@@ -145,6 +145,27 @@ class ValidationTest {
       "STREAM read_files('landing', format => 'json', schema => 'id INT, v STRING, m MAP<STRING, INT>')";
 
   @Test
+  void keysMatchColumnsAsSparksAnalyserDoes() {
+    assertEquals("REPLACE_USING_REPEATED_KEY", failsToRun(
+        "CREATE STREAMING TABLE t FLOW REPLACE USING (v, V) SEQUENCE BY id BY NAME SELECT * FROM " + SOURCE + ";").errorClass(),
+        "by default, in any case");
+    TestPipeline p = new TestPipeline(dir);
+    p.spark().conf().set("spark.sql.caseSensitive", "true");
+    try {
+      SluiceException e = failsToRun("CREATE STREAMING TABLE t FLOW REPLACE USING (ID) SEQUENCE BY id BY NAME SELECT * FROM "
+          + SOURCE + ";");
+      assertEquals("REPLACE_USING_KEY_NOT_FOUND", e.errorClass(), "with spark.sql.caseSensitive, in the same case only");
+      e = autoCdcFails("AUTO_CDC_KEY_NOT_FOUND", 3, """
+          CREATE STREAMING TABLE t;
+          CREATE FLOW f AS AUTO CDC INTO t FROM STREAM(src) KEYS (ID) SEQUENCE BY seq;
+          """);
+      assertTrue(e.getMessage().contains("'ID'"), e.getMessage());
+    } finally {
+      p.spark().conf().unset("spark.sql.caseSensitive");
+    }
+  }
+
+  @Test
   void replaceUsingErrorsOfSection25() {
     assertEquals("REPLACE_USING_WITHOUT_KEYS", failsToRun(
         "CREATE STREAMING TABLE t FLOW REPLACE USING () SEQUENCE BY id BY NAME SELECT * FROM " + SOURCE + ";").errorClass());
