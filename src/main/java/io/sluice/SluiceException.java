@@ -2,25 +2,30 @@ package io.sluice;
 
 
 /**
- * A user-facing failure: a stable error class (for tests and tooling), the origin of the
+ * A user-facing failure: a stable error class ({@link ErrorClass}) (for tests and tooling), the origin of the
  * definition at fault when there is one, and a message meant to be read by a person.
  */
 public class SluiceException extends RuntimeException {
   private final String errorClass;
   private final Origin origin;
 
-  public SluiceException(String errorClass, Origin origin, String message) {
-    this(errorClass, origin, message, null);
+  public SluiceException(ErrorClass errorClass, Origin origin, String message) {
+    this(errorClass.name(), origin, message, null);
   }
 
-  public SluiceException(String errorClass, Origin origin, String message, Throwable cause) {
+  public SluiceException(ErrorClass errorClass, Origin origin, String message, Throwable cause) {
+    this(errorClass.name(), origin, message, cause);
+  }
+
+  public SluiceException(ErrorClass errorClass, String message) {
+    this(errorClass.name(), Origin.UNKNOWN, message, null);
+  }
+
+  /** An error whose class is Spark's, not one of {@link ErrorClass}. */
+  protected SluiceException(String errorClass, Origin origin, String message, Throwable cause) {
     super(message, cause);
     this.errorClass = errorClass;
     this.origin = origin == null ? Origin.UNKNOWN : origin;
-  }
-
-  public SluiceException(String errorClass, String message) {
-    this(errorClass, Origin.UNKNOWN, message, null);
   }
 
   public String errorClass() {

@@ -1,5 +1,6 @@
 package io.sluice.api;
 
+import io.sluice.ErrorClass;
 import io.sluice.Origin;
 import io.sluice.SluiceException;
 import io.sluice.graph.FlowResolution;
@@ -26,7 +27,7 @@ final class FunctionSnapshotSource<V extends Comparable<? super V>> implements S
     try {
       return JavaTypeInference.encoderFor(versionClass).dataType();
     } catch (RuntimeException e) {
-      throw new GraphException("SNAPSHOT_VERSION_NOT_ORDERABLE", origin, "flow '" + resolution.flow().name()
+      throw new GraphException(ErrorClass.SNAPSHOT_VERSION_NOT_ORDERABLE, origin, "flow '" + resolution.flow().name()
           + "': versions of class " + versionClass.getName() + " have no Spark type; use a number, String,"
           + " LocalDate or Instant", e);
     }
@@ -38,7 +39,7 @@ final class FunctionSnapshotSource<V extends Comparable<? super V>> implements S
     try {
       lastVersion = last.map(versionClass::cast);
     } catch (ClassCastException e) {
-      throw new SluiceException("SNAPSHOT_VERSION_TYPE_CHANGED", origin, "flow '" + resolution.flow().name()
+      throw new SluiceException(ErrorClass.SNAPSHOT_VERSION_TYPE_CHANGED, origin, "flow '" + resolution.flow().name()
           + "': the last processed version " + last.get() + " is a " + last.get().getClass().getName() + ", not a "
           + versionClass.getName() + "; a full refresh starts the flow's versions again", e);
     }

@@ -1,5 +1,6 @@
 package io.sluice.api;
 
+import io.sluice.ErrorClass;
 import io.sluice.Origin;
 import io.sluice.expectations.Expectation;
 import io.sluice.expectations.ViolationAction;
@@ -82,7 +83,7 @@ public final class RegisteringPipeline implements Pipeline {
       @Override
       public void query(FlowFunction query) {
         if (target == null) {
-          throw new GraphException("FLOW_WITHOUT_TARGET", origin, "flow '" + name + "' needs into(target)");
+          throw new GraphException(ErrorClass.FLOW_WITHOUT_TARGET, origin, "flow '" + name + "' needs into(target)");
         }
         registry.register(new FlowDefinition(flowName, target, query::apply, mode, Map.of(), false, origin));
       }
@@ -110,7 +111,7 @@ public final class RegisteringPipeline implements Pipeline {
   private DatasetName qualify(String name, Origin origin) {
     List<String> parts = Arrays.asList(name.split("\\."));
     if (parts.isEmpty() || parts.size() > 3 || parts.stream().anyMatch(String::isBlank)) {
-      throw new GraphException("INVALID_NAME", origin, "not a dataset name: '" + name + "'");
+      throw new GraphException(ErrorClass.INVALID_NAME, origin, "not a dataset name: '" + name + "'");
     }
     return DatasetName.of(parts, registry.defaultCatalog(), registry.defaultDatabase());
   }
@@ -324,10 +325,10 @@ public final class RegisteringPipeline implements Pipeline {
     @Override
     public void create() {
       if (target == null) {
-        throw new GraphException("FLOW_WITHOUT_TARGET", origin, "AUTO CDC flow '" + name + "' needs into(target)");
+        throw new GraphException(ErrorClass.FLOW_WITHOUT_TARGET, origin, "AUTO CDC flow '" + name + "' needs into(target)");
       }
       if (source == null) {
-        throw new GraphException("AUTO_CDC_WITHOUT_SOURCE", origin,
+        throw new GraphException(ErrorClass.AUTO_CDC_WITHOUT_SOURCE, origin,
             "AUTO CDC flow '" + name + "' needs source(table): the change feed to apply");
       }
       FlowMode.AutoCdc mode = cdc.build(name, origin);

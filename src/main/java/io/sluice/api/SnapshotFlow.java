@@ -1,5 +1,6 @@
 package io.sluice.api;
 
+import io.sluice.ErrorClass;
 import io.sluice.Origin;
 import io.sluice.graph.AutoCdcBuilder;
 import io.sluice.graph.ColumnSelection;
@@ -88,11 +89,11 @@ final class SnapshotFlow implements AutoCdcFromSnapshotFlowBuilder {
   @Override
   public void create() {
     if (target == null) {
-      throw new GraphException("FLOW_WITHOUT_TARGET", origin,
+      throw new GraphException(ErrorClass.FLOW_WITHOUT_TARGET, origin,
           "AUTO CDC FROM SNAPSHOT flow '" + name + "' needs into(target)");
     }
     if (table == null && versions == null) {
-      throw new GraphException("AUTO_CDC_WITHOUT_SOURCE", origin, "AUTO CDC FROM SNAPSHOT flow '" + name
+      throw new GraphException(ErrorClass.AUTO_CDC_WITHOUT_SOURCE, origin, "AUTO CDC FROM SNAPSHOT flow '" + name
           + "' needs source(table) or source(versionType, function): where its snapshots come from");
     }
     FlowMode.AutoCdcFromSnapshot mode = cdc.buildFromSnapshot(name, origin, Optional.ofNullable(versions));

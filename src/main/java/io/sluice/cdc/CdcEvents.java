@@ -10,6 +10,7 @@ import static org.apache.spark.sql.functions.struct;
 import static org.apache.spark.sql.functions.to_json;
 import static org.apache.spark.sql.functions.when;
 
+import io.sluice.ErrorClass;
 import io.sluice.SluiceException;
 import io.sluice.execution.ColumnNames;
 import io.sluice.graph.AutoCdcColumns;
@@ -106,10 +107,10 @@ final class CdcEvents {
     String name = "AUTO CDC flow '" + flow.name() + "'";
     if (row.getBoolean(0)) {
       String what = columns.sequenceType() instanceof StructType ? " is NULL or has a NULL field" : " is NULL";
-      throw new SluiceException("AUTO_CDC_NULL_SEQUENCE", flow.definition().origin(), name + ": SEQUENCE BY "
+      throw new SluiceException(ErrorClass.AUTO_CDC_NULL_SEQUENCE, flow.definition().origin(), name + ": SEQUENCE BY "
           + mode.sequence() + what + " for row " + row.getString(1) + "; nothing of the batch was applied");
     }
-    throw new SluiceException("AUTO_CDC_NULL_KEY", flow.definition().origin(), name + ": a key of KEYS ("
+    throw new SluiceException(ErrorClass.AUTO_CDC_NULL_KEY, flow.definition().origin(), name + ": a key of KEYS ("
         + String.join(", ", keys()) + ") is NULL in row " + row.getString(1) + "; nothing of the batch was applied");
   }
 

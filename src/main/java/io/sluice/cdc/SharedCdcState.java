@@ -6,6 +6,7 @@ import static org.apache.spark.sql.functions.lit;
 import static org.apache.spark.sql.functions.struct;
 import static org.apache.spark.sql.functions.when;
 
+import io.sluice.ErrorClass;
 import io.sluice.SluiceException;
 import io.sluice.execution.BatchLog;
 import io.sluice.execution.BegunBatch;
@@ -94,7 +95,7 @@ final class SharedCdcState {
         String appId = checkpoints.appId(target, flow.name());
         if (batch.get().madeOn(run.spark(), DeltaTarget.table(target), appId)
             && !batch.get().madeOn(run.spark(), store.target(), appId)) {
-          throw new SluiceException("AUTO_CDC_BATCH_UNFINISHED", run.flow().definition().origin(), "flow '"
+          throw new SluiceException(ErrorClass.AUTO_CDC_BATCH_UNFINISHED, run.flow().definition().origin(), "flow '"
               + run.flow().name() + "' waits: AUTO CDC flow '" + flow.name() + "' stopped in the middle of batch "
               + batch.get().batch() + " on '" + target + "', which it finishes when it runs; run the update again");
         }

@@ -1,5 +1,6 @@
 package io.sluice.cdc;
 
+import io.sluice.ErrorClass;
 import io.sluice.SluiceException;
 import io.sluice.execution.Checkpoints;
 import io.sluice.execution.DeltaWrites;
@@ -44,7 +45,7 @@ public final class SnapshotFlowExecutor implements FlowExecutor {
       Optional<SnapshotSource.Versioned> next = run.withFlowConf(() -> next(run, previous));
       if (next.isEmpty()) {
         if (last.isEmpty()) {
-          throw new SluiceException("SNAPSHOT_NONE", run.flow().definition().origin(), "flow '" + run.flow().name()
+          throw new SluiceException(ErrorClass.SNAPSHOT_NONE, run.flow().definition().origin(), "flow '" + run.flow().name()
               + "' got no snapshot on its first run; the first call must return one (its version query returned no row)");
         }
         break;
@@ -103,12 +104,12 @@ public final class SnapshotFlowExecutor implements FlowExecutor {
   private static Object checkVersion(FlowRun run, Object version, Optional<Object> last) {
     String flow = "flow '" + run.flow().name() + "'";
     if (version == null) {
-      throw new SluiceException("SNAPSHOT_NULL_VERSION", run.flow().definition().origin(), flow
+      throw new SluiceException(ErrorClass.SNAPSHOT_NULL_VERSION, run.flow().definition().origin(), flow
           + " got a snapshot whose version is NULL" + last.map(v -> " (after version " + v + ")").orElse("")
           + "; nothing of it was applied");
     }
     if (!(version instanceof Comparable comparable)) {
-      throw new SluiceException("SNAPSHOT_VERSION_NOT_ORDERABLE", run.flow().definition().origin(), flow
+      throw new SluiceException(ErrorClass.SNAPSHOT_VERSION_NOT_ORDERABLE, run.flow().definition().origin(), flow
           + " got version " + version + " of type " + version.getClass().getName() + ", which cannot be ordered");
     }
     if (last.isPresent()) {
@@ -116,12 +117,12 @@ public final class SnapshotFlowExecutor implements FlowExecutor {
       try {
         order = comparable.compareTo(last.get());
       } catch (ClassCastException e) {
-        throw new SluiceException("SNAPSHOT_VERSION_TYPE_CHANGED", run.flow().definition().origin(), flow + " got version "
+        throw new SluiceException(ErrorClass.SNAPSHOT_VERSION_TYPE_CHANGED, run.flow().definition().origin(), flow + " got version "
             + version + " (" + version.getClass().getSimpleName() + ") after version " + last.get() + " ("
             + last.get().getClass().getSimpleName() + "); a full refresh starts the flow's versions again", e);
       }
       if (order <= 0) {
-        throw new SluiceException("SNAPSHOT_VERSION_NOT_INCREASING", run.flow().definition().origin(), flow
+        throw new SluiceException(ErrorClass.SNAPSHOT_VERSION_NOT_INCREASING, run.flow().definition().origin(), flow
             + " got version " + version + ", which is not greater than the last applied version " + last.get()
             + "; nothing of it was applied");
       }

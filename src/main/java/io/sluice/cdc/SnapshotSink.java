@@ -7,6 +7,7 @@ import static org.apache.spark.sql.functions.struct;
 import static org.apache.spark.sql.functions.to_json;
 
 import io.delta.tables.DeltaTable;
+import io.sluice.ErrorClass;
 import io.sluice.SluiceException;
 import io.sluice.execution.BatchSink;
 import io.sluice.execution.Checkpoints;
@@ -105,7 +106,7 @@ final class SnapshotSink implements BatchSink {
       }
     }
     if (!problems.isEmpty()) {
-      throw new SluiceException("SNAPSHOT_SCHEMA_MISMATCH", run.flow().definition().origin(), "flow '"
+      throw new SluiceException(ErrorClass.SNAPSHOT_SCHEMA_MISMATCH, run.flow().definition().origin(), "flow '"
           + run.flow().name() + "': the snapshot of version " + version + " does not have the flow's columns: "
           + String.join("; ", problems));
     }
@@ -173,11 +174,11 @@ final class SnapshotSink implements BatchSink {
     Row row = offending.get(0);
     String flow = "flow '" + run.flow().name() + "'";
     if (!row.getBoolean(2)) {
-      throw new SluiceException("SNAPSHOT_DUPLICATE_KEY", run.flow().definition().origin(), flow + ": the snapshot of"
+      throw new SluiceException(ErrorClass.SNAPSHOT_DUPLICATE_KEY, run.flow().definition().origin(), flow + ": the snapshot of"
           + " version " + version + " has " + row.getLong(0) + " rows with key " + row.getString(1)
           + "; a snapshot holds one row per key. Nothing of it was applied");
     }
-    throw new SluiceException("SNAPSHOT_NULL_KEY", run.flow().definition().origin(), flow + ": the snapshot of version "
+    throw new SluiceException(ErrorClass.SNAPSHOT_NULL_KEY, run.flow().definition().origin(), flow + ": the snapshot of version "
         + version + " has a row whose key " + row.getString(1) + " is NULL. Nothing of it was applied");
   }
 

@@ -1,5 +1,6 @@
 package io.sluice.graph;
 
+import io.sluice.ErrorClass;
 import io.sluice.Origin;
 import java.util.List;
 import java.util.Optional;
@@ -71,11 +72,11 @@ public final class AutoCdcBuilder {
     String name = "AUTO CDC flow '" + flow + "'";
     checkTypeAndKeys(name, origin);
     if (sequence == null) {
-      throw new GraphException("AUTO_CDC_WITHOUT_SEQUENCE", origin,
+      throw new GraphException(ErrorClass.AUTO_CDC_WITHOUT_SEQUENCE, origin,
           name + " needs SEQUENCE BY: the column (or STRUCT of columns) that orders each key's events");
     }
     if (truncateWhen != null && scdType == 2) {
-      throw new GraphException("AUTO_CDC_TRUNCATE_WITH_SCD2", origin,
+      throw new GraphException(ErrorClass.AUTO_CDC_TRUNCATE_WITH_SCD2, origin,
           name + ": APPLY AS TRUNCATE WHEN is for SCD type 1 only; a type 2 table keeps its history");
     }
     return new FlowMode.AutoCdc(keys, sequence, Optional.ofNullable(deleteWhen), Optional.ofNullable(truncateWhen),
@@ -100,7 +101,7 @@ public final class AutoCdcBuilder {
         : ignoreNullUpdates != null ? "IGNORE NULL UPDATES"
         : null;
     if (misplaced != null) {
-      throw new GraphException("SNAPSHOT_CLAUSE", origin, name + ": " + misplaced + " has no meaning for snapshots;"
+      throw new GraphException(ErrorClass.SNAPSHOT_CLAUSE, origin, name + ": " + misplaced + " has no meaning for snapshots;"
           + " a snapshot's version orders it, a key missing from it is deleted, and it keeps all its columns");
     }
     return new FlowMode.AutoCdcFromSnapshot(keys, ScdType.of(scdType), trackHistory(), once, versions);
@@ -108,14 +109,14 @@ public final class AutoCdcBuilder {
 
   private void checkTypeAndKeys(String name, Origin origin) {
     if (keys.isEmpty()) {
-      throw new GraphException("AUTO_CDC_WITHOUT_KEYS", origin, name + " names no key column: KEYS (key, ...)");
+      throw new GraphException(ErrorClass.AUTO_CDC_WITHOUT_KEYS, origin, name + " names no key column: KEYS (key, ...)");
     }
     if (scdType != 1 && scdType != 2) {
-      throw new GraphException("AUTO_CDC_INVALID_SCD_TYPE", origin,
+      throw new GraphException(ErrorClass.AUTO_CDC_INVALID_SCD_TYPE, origin,
           name + ": STORED AS SCD TYPE takes 1 or 2, not " + scdType);
     }
     if (trackHistory != null && scdType == 1) {
-      throw new GraphException("AUTO_CDC_TRACK_HISTORY_WITH_SCD1", origin,
+      throw new GraphException(ErrorClass.AUTO_CDC_TRACK_HISTORY_WITH_SCD1, origin,
           name + ": TRACK HISTORY needs STORED AS SCD TYPE 2; a type 1 table keeps no history");
     }
   }

@@ -1,5 +1,6 @@
 package io.sluice.graph;
 
+import io.sluice.ErrorClass;
 import io.sluice.Origin;
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -41,11 +42,11 @@ public record AutoCdcColumns(
     try {
       sequenceType = SparkPlans.empty(spark, source, false).select(mode.sequence()).schema().fields()[0].dataType();
     } catch (Exception e) {
-      throw new GraphException("AUTO_CDC_SEQUENCE_NOT_FOUND", origin, name + ": SEQUENCE BY " + mode.sequence()
+      throw new GraphException(ErrorClass.AUTO_CDC_SEQUENCE_NOT_FOUND, origin, name + ": SEQUENCE BY " + mode.sequence()
           + " does not resolve against the source's columns: " + SparkErrors.firstLine(e), e);
     }
     if (!RowOrdering$.MODULE$.isOrderable(sequenceType)) {
-      throw new GraphException("AUTO_CDC_SEQUENCE_NOT_ORDERABLE", origin, name + ": SEQUENCE BY "
+      throw new GraphException(ErrorClass.AUTO_CDC_SEQUENCE_NOT_ORDERABLE, origin, name + ": SEQUENCE BY "
           + mode.sequence() + " is of type " + sequenceType.simpleString() + ", which cannot be ordered");
     }
     mode.deleteWhen().ifPresent(c -> checkCondition(spark, source, c, "APPLY AS DELETE WHEN", origin, name));
@@ -68,7 +69,7 @@ public record AutoCdcColumns(
     }
     for (String key : keys) {
       if (!mode.columns().includes(key)) {
-        throw new GraphException("AUTO_CDC_KEY_NOT_SELECTED", origin,
+        throw new GraphException(ErrorClass.AUTO_CDC_KEY_NOT_SELECTED, origin,
             name + ": COLUMNS " + mode.columns() + " leaves out key '" + key + "'; the target must keep its keys");
       }
     }
@@ -95,7 +96,7 @@ public record AutoCdcColumns(
     String name = "AUTO CDC FROM SNAPSHOT flow '" + flow.name() + "'";
     if (!RowOrdering$.MODULE$.isOrderable(versionType) || versionType instanceof StructType
         || versionType instanceof NullType) {
-      throw new GraphException("SNAPSHOT_VERSION_NOT_ORDERABLE", origin, name + ": its versions are of type "
+      throw new GraphException(ErrorClass.SNAPSHOT_VERSION_NOT_ORDERABLE, origin, name + ": its versions are of type "
           + versionType.simpleString() + "; a version must be a single value that can be ordered (a number, string,"
           + " date or timestamp)");
     }
@@ -124,11 +125,11 @@ public record AutoCdcColumns(
     Set<String> seen = new HashSet<>();
     for (String key : declared) {
       if (!seen.add(Identifiers.columnKey(key))) {
-        throw new GraphException("AUTO_CDC_REPEATED_KEY", origin, name + " names key '" + key + "' twice");
+        throw new GraphException(ErrorClass.AUTO_CDC_REPEATED_KEY, origin, name + " names key '" + key + "' twice");
       }
-      StructField field = field(source, key, "AUTO_CDC_KEY_NOT_FOUND", origin, name + ": key");
+      StructField field = field(source, key, ErrorClass.AUTO_CDC_KEY_NOT_FOUND, origin, name + ": key");
       if (!RowOrdering$.MODULE$.isOrderable(field.dataType())) {
-        throw new GraphException("AUTO_CDC_KEY_NOT_ORDERABLE", origin, name + ": key '" + key + "' is of type "
+        throw new GraphException(ErrorClass.AUTO_CDC_KEY_NOT_ORDERABLE, origin, name + ": key '" + key + "' is of type "
             + field.dataType().simpleString() + ", which cannot be compared and sorted; choose another key");
       }
       keys.add(field.name());
@@ -139,7 +140,7 @@ public record AutoCdcColumns(
   /** Changes are found by comparing stored and new values, which Spark cannot do for maps. */
   private static void checkComparable(StructField field, Origin origin, String name) {
     if (!RowOrdering$.MODULE$.isOrderable(field.dataType())) {
-      throw new GraphException("AUTO_CDC_COLUMN_NOT_COMPARABLE", origin, name + ": column '" + field.name()
+      throw new GraphException(ErrorClass.AUTO_CDC_COLUMN_NOT_COMPARABLE, origin, name + ": column '" + field.name()
           + "' is of type " + field.dataType().simpleString() + ", whose values cannot be compared; leave it out"
           + " or turn it into a comparable type (e.g. to_json)");
     }
@@ -156,7 +157,7 @@ public record AutoCdcColumns(
         warnings.add(name + ": TRACK HISTORY ON " + trackHistory + " names '" + column
             + "', which COLUMNS already leaves out of the target; it changes nothing");
       } else {
-        field(kept, column, "AUTO_CDC_COLUMN_NOT_FOUND", origin, name + ": TRACK HISTORY ON names");
+        field(kept, column, ErrorClass.AUTO_CDC_COLUMN_NOT_FOUND, origin, name + ": TRACK HISTORY ON names");
       }
     }
     return values.stream().filter(trackHistory::includes).toList();
@@ -166,7 +167,7 @@ public record AutoCdcColumns(
       List<StructField> kept, StructType source, DataType type, Origin origin, String owner) {
     for (String reserved : List.of(START_AT, END_AT)) {
       if (Identifiers.hasField(source, reserved)) {
-        throw new GraphException("AUTO_CDC_RESERVED_COLUMN", origin, owner + " has a column '"
+        throw new GraphException(ErrorClass.AUTO_CDC_RESERVED_COLUMN, origin, owner + " has a column '"
             + reserved + "', which SCD type 2 adds itself; leave it out or rename it");
       }
     }
@@ -180,22 +181,22 @@ public record AutoCdcColumns(
     try {
       type = SparkPlans.empty(spark, source, false).selectExpr(condition).schema().fields()[0].dataType();
     } catch (Exception e) {
-      throw new GraphException("AUTO_CDC_INVALID_CONDITION", origin, name + ": " + clause + " " + condition
+      throw new GraphException(ErrorClass.AUTO_CDC_INVALID_CONDITION, origin, name + ": " + clause + " " + condition
           + " is not valid on the source's columns: " + SparkErrors.firstLine(e), e);
     }
     if (!type.equals(BooleanType$.MODULE$)) {
-      throw new GraphException("AUTO_CDC_INVALID_CONDITION", origin, name + ": " + clause + " " + condition
+      throw new GraphException(ErrorClass.AUTO_CDC_INVALID_CONDITION, origin, name + ": " + clause + " " + condition
           + " is of type " + type.simpleString() + ", not a condition (BOOLEAN)");
     }
   }
 
   private static void mustExist(StructType schema, ColumnSelection selection, String clause, Origin origin, String name) {
     for (String column : selection.names()) {
-      field(schema, column, "AUTO_CDC_COLUMN_NOT_FOUND", origin, name + ": " + clause + " names");
+      field(schema, column, ErrorClass.AUTO_CDC_COLUMN_NOT_FOUND, origin, name + ": " + clause + " names");
     }
   }
 
-  private static StructField field(StructType schema, String column, String errorClass, Origin origin, String what) {
+  private static StructField field(StructType schema, String column, ErrorClass errorClass, Origin origin, String what) {
     return Identifiers.field(schema, column).orElseThrow(() -> new GraphException(errorClass, origin, what + " '"
         + column + "', which is not a column of the source; it has " + String.join(", ", schema.fieldNames())));
   }

@@ -1,5 +1,6 @@
 package io.sluice.graph;
 
+import io.sluice.ErrorClass;
 import java.time.Duration;
 
 /** The table properties that tune an AUTO CDC target. */
@@ -36,7 +37,7 @@ public final class AutoCdcTableProperties {
     } catch (NumberFormatException e) {
       // reported below
     }
-    throw new GraphException("INVALID_TABLE_PROPERTY", table.origin(), "'" + table.name() + "': "
+    throw new GraphException(ErrorClass.INVALID_TABLE_PROPERTY, table.origin(), "'" + table.name() + "': "
         + property + " must be " + what + ", not '" + value + "'");
   }
 }

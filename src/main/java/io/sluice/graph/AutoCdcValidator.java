@@ -1,5 +1,6 @@
 package io.sluice.graph;
 
+import io.sluice.ErrorClass;
 import io.sluice.Origin;
 import java.util.List;
 import java.util.Optional;
@@ -19,11 +20,11 @@ final class AutoCdcValidator {
     AutoCdcTableProperties.tombstoneThreshold(target);
     AutoCdcTableProperties.stateCompactionInterval(target);
     if (mode.once() && flow.streaming()) {
-      throw new GraphException("AUTO_CDC_ONCE_STREAMING_SOURCE", origin,
+      throw new GraphException(ErrorClass.AUTO_CDC_ONCE_STREAMING_SOURCE, origin,
           name + " runs ONCE, as a batch: read its source without STREAM");
     }
     if (!mode.once() && !flow.streaming()) {
-      throw new GraphException("AUTO_CDC_SOURCE_NOT_STREAMING", origin,
+      throw new GraphException(ErrorClass.AUTO_CDC_SOURCE_NOT_STREAMING, origin,
           name + " needs a streaming source: FROM STREAM(source), or AUTO CDC ONCE for a one-time batch");
     }
     for (ResolvedFlow other : graph.flowsInto(flow.target())) {
@@ -32,13 +33,13 @@ final class AutoCdcValidator {
       }
       if (other.definition().mode() instanceof FlowMode.AutoCdc otherMode) {
         if (!sameKeys(mode.keys(), otherMode.keys()) || mode.scdType() != otherMode.scdType()) {
-          throw new GraphException("AUTO_CDC_TARGET_SHARED", origin, name + " writes into '" + target.name()
+          throw new GraphException(ErrorClass.AUTO_CDC_TARGET_SHARED, origin, name + " writes into '" + target.name()
               + "' with KEYS (" + String.join(", ", mode.keys()) + ") as SCD type " + mode.scdType() + ", but flow '"
               + other.name() + "' (" + other.definition().origin() + ") uses KEYS ("
               + String.join(", ", otherMode.keys()) + ") as SCD type " + otherMode.scdType());
         }
       } else {
-        throw new GraphException("AUTO_CDC_TARGET_SHARED", origin, name + " writes into '" + target.name()
+        throw new GraphException(ErrorClass.AUTO_CDC_TARGET_SHARED, origin, name + " writes into '" + target.name()
             + "', so every flow into it must be an AUTO CDC flow, but flow '" + other.name() + "' ("
             + other.definition().origin() + ") is not; give the AUTO CDC flow a table of its own");
       }
@@ -52,7 +53,7 @@ final class AutoCdcValidator {
   static DatasetDefinition streamingTarget(ResolvedGraph graph, ResolvedFlow flow, String name) {
     DatasetDefinition target = graph.dataset(flow.target());
     if (target.type() != DatasetType.STREAMING_TABLE) {
-      throw new GraphException("AUTO_CDC_TARGET", flow.definition().origin(),
+      throw new GraphException(ErrorClass.AUTO_CDC_TARGET, flow.definition().origin(),
           name + " needs a streaming table as its target; '" + target.name() + "' is a " + target.type());
     }
     return target;
@@ -68,7 +69,7 @@ final class AutoCdcValidator {
     for (String column : List.of(AutoCdcColumns.START_AT, AutoCdcColumns.END_AT)) {
       Optional<StructField> field = Identifiers.field(declared, column);
       if (field.isEmpty() || !field.get().dataType().equals(type)) {
-        throw new GraphException("AUTO_CDC_SCD2_SCHEMA", target.origin(), "the declared columns of '"
+        throw new GraphException(ErrorClass.AUTO_CDC_SCD2_SCHEMA, target.origin(), "the declared columns of '"
             + target.name() + "' need " + column + " " + type.sql() + " for the SCD type 2 flow '"
             + flow.name() + "' (" + why + ")"
             + field.map(f -> ", not " + f.dataType().sql()).orElse(""));

@@ -1,5 +1,6 @@
 package io.sluice.graph;
 
+import io.sluice.ErrorClass;
 import org.apache.spark.sql.types.StructType;
 
 /** Parses a dataset's declared column list with Spark's own DDL parser. */
@@ -11,7 +12,7 @@ public final class DeclaredSchema {
     try {
       return StructType.fromDDL(ddl);
     } catch (Exception e) {
-      throw new GraphException("INVALID_SCHEMA", dataset.origin(),
+      throw new GraphException(ErrorClass.INVALID_SCHEMA, dataset.origin(),
           "the columns of '" + dataset.name() + "' do not parse: " + SparkErrors.firstLine(e), e);
     }
   }

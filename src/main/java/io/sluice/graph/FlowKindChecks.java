@@ -1,5 +1,6 @@
 package io.sluice.graph;
 
+import io.sluice.ErrorClass;
 import io.sluice.Origin;
 import org.apache.spark.sql.SparkSession;
 import org.apache.spark.sql.types.StructType;
@@ -33,14 +34,14 @@ final class FlowKindChecks implements FlowMode.Visitor<Void> {
   public Void replaceWhere(FlowMode.ReplaceWhere mode) {
     Origin origin = flow.definition().origin();
     if (flow.streaming()) {
-      throw new GraphException("REPLACE_WHERE_STREAMING_SOURCE", origin,
+      throw new GraphException(ErrorClass.REPLACE_WHERE_STREAMING_SOURCE, origin,
           "REPLACE WHERE flow '" + flow.name() + "' runs as a batch on every update; read its source without STREAM");
     }
     StructType target = graph.schemas().get(flow.target());
     try {
       SparkPlans.empty(spark, target, false).where(mode.predicate()).schema();
     } catch (Exception e) {
-      throw new GraphException("INVALID_REPLACE_WHERE", origin,
+      throw new GraphException(ErrorClass.INVALID_REPLACE_WHERE, origin,
           "the REPLACE WHERE predicate of flow '" + flow.name() + "' is not valid on '" + flow.target() + "': "
               + SparkErrors.firstLine(e), e);
     }
@@ -62,7 +63,7 @@ final class FlowKindChecks implements FlowMode.Visitor<Void> {
   private void requireStreamIntoStreamingTable() {
     DatasetDefinition target = graph.dataset(flow.target());
     if (target.type() == DatasetType.STREAMING_TABLE && !flow.streaming()) {
-      throw new GraphException("FLOW_NOT_STREAMING", flow.definition().origin(),
+      throw new GraphException(ErrorClass.FLOW_NOT_STREAMING, flow.definition().origin(),
           "flow '" + flow.name() + "' into streaming table '" + target.name()
               + "' reads no stream; read its source with STREAM(...) or make '" + target.name()
               + "' a materialized view");

@@ -1,5 +1,6 @@
 package io.sluice.graph;
 
+import io.sluice.ErrorClass;
 import io.sluice.api.FlowContext;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -134,7 +135,7 @@ public final class FlowResolution implements FlowContext {
   public Dataset<Row> declaredSnapshotColumns() {
     DatasetDefinition target = graph.datasets().get(flow.target());
     if (target == null || target.declaredSchema().isEmpty()) {
-      throw new GraphException("SNAPSHOT_FUNCTION_WITHOUT_SCHEMA", flow.origin(), "flow '" + flow.name()
+      throw new GraphException(ErrorClass.SNAPSHOT_FUNCTION_WITHOUT_SCHEMA, flow.origin(), "flow '" + flow.name()
           + "' takes its snapshots from a function, whose columns are known only when it runs; declare the columns of '"
           + flow.target() + "' with schema(...)");
     }
@@ -150,7 +151,7 @@ public final class FlowResolution implements FlowContext {
   }
 
   private GraphException batchOnly(DatasetDefinition source) {
-    return new GraphException("STREAMING_READ_OF_BATCH_DATASET", flow.origin(),
+    return new GraphException(ErrorClass.STREAMING_READ_OF_BATCH_DATASET, flow.origin(),
         "flow '" + flow.name() + "' reads " + source.type() + " '" + source.name()
             + "' as a stream, but it is batch-only; read it without STREAM");
   }

@@ -1,5 +1,6 @@
 package io.sluice.graph;
 
+import io.sluice.ErrorClass;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -31,7 +32,7 @@ public final class GraphRegistry {
   public void register(DatasetDefinition dataset) {
     DatasetDefinition previous = datasets.putIfAbsent(dataset.name(), dataset);
     if (previous != null) {
-      throw new GraphException("DUPLICATE_DATASET", dataset.origin(),
+      throw new GraphException(ErrorClass.DUPLICATE_DATASET, dataset.origin(),
           "dataset '" + dataset.name() + "' is already defined at " + previous.origin());
     }
   }
@@ -39,7 +40,7 @@ public final class GraphRegistry {
   public void register(FlowDefinition flow) {
     FlowDefinition previous = flows.putIfAbsent(flow.name(), flow);
     if (previous != null) {
-      throw new GraphException("DUPLICATE_FLOW", flow.origin(),
+      throw new GraphException(ErrorClass.DUPLICATE_FLOW, flow.origin(),
           "flow '" + flow.name() + "' is already defined at " + previous.origin());
     }
   }

@@ -1,5 +1,6 @@
 package io.sluice.graph;
 
+import io.sluice.ErrorClass;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -104,7 +105,7 @@ public final class GraphResolver {
 
   private static GraphException queryError(FlowDefinition flow, Exception e) {
     String condition = ((AnalysisException) e).getCondition();
-    return new GraphException(condition == null ? "QUERY_ERROR" : condition, flow.origin(),
+    return GraphException.analysisError(condition, flow.origin(),
         "flow '" + flow.name() + "': " + SparkErrors.firstLine(e), e);
   }
 
@@ -121,7 +122,7 @@ public final class GraphResolver {
         StructField column = new StructField(field.name(), field.dataType(), true, field.metadata());
         StructField previous = columns.putIfAbsent(key, column);
         if (previous != null && !previous.dataType().equals(field.dataType())) {
-          throw new GraphException("INCOMPATIBLE_FLOW_SCHEMAS", flow.origin(),
+          throw new GraphException(ErrorClass.INCOMPATIBLE_FLOW_SCHEMAS, flow.origin(),
               "flow '" + flow.name() + "' writes column '" + field.name() + "' as "
                   + field.dataType().simpleString() + " into '" + dataset.name()
                   + "', but another flow writes it as " + previous.dataType().simpleString());
@@ -155,7 +156,7 @@ public final class GraphResolver {
       names.add(repeated.name());
     }
     FlowDefinition culprit = repeated == null ? start : pendingByTarget.get(repeated);
-    return new GraphException("CYCLIC_DEPENDENCY", culprit.origin(),
+    return new GraphException(ErrorClass.CYCLIC_DEPENDENCY, culprit.origin(),
         "datasets read each other in a cycle: " + String.join(" -> ", names));
   }
 

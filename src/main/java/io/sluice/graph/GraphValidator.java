@@ -1,5 +1,6 @@
 package io.sluice.graph;
 
+import io.sluice.ErrorClass;
 import io.sluice.Origin;
 import io.sluice.expectations.Expectation;
 import java.util.ArrayList;
@@ -22,13 +23,13 @@ public final class GraphValidator {
     for (FlowDefinition flow : graph.flows()) {
       DatasetDefinition target = graph.datasets().get(flow.target());
       if (target == null) {
-        throw new GraphException("FLOW_TARGET_NOT_DEFINED", flow.origin(),
+        throw new GraphException(ErrorClass.FLOW_TARGET_NOT_DEFINED, flow.origin(),
             "flow '" + flow.name() + "' writes into '" + flow.target()
                 + "', which this pipeline does not define; declare it with CREATE STREAMING TABLE "
                 + flow.target());
       }
       if (!flow.implicit() && !target.type().isTable()) {
-        throw new GraphException("FLOW_INTO_VIEW", flow.origin(),
+        throw new GraphException(ErrorClass.FLOW_INTO_VIEW, flow.origin(),
             "flow '" + flow.name() + "' writes into " + target.type() + " '" + target.name()
                 + "'; flows can only write into tables");
       }
@@ -36,20 +37,20 @@ public final class GraphValidator {
     for (DatasetDefinition dataset : graph.datasets().values()) {
       List<FlowDefinition> flows = graph.flowsInto(dataset.name());
       if (flows.isEmpty()) {
-        throw new GraphException("DATASET_WITHOUT_FLOW", dataset.origin(),
+        throw new GraphException(ErrorClass.DATASET_WITHOUT_FLOW, dataset.origin(),
             dataset.type() + " '" + dataset.name() + "' has no query and no flow writes into it");
       }
       if (dataset.type() == DatasetType.MATERIALIZED_VIEW && flows.size() > 1) {
         boolean hasQuery = flows.stream().anyMatch(FlowDefinition::implicit);
         FlowDefinition extra = hasQuery ? flows.stream().filter(f -> !f.implicit()).findFirst().orElseThrow() : flows.get(1);
-        throw new GraphException("MULTIPLE_FLOWS_INTO_MATERIALIZED_VIEW", extra.origin(),
+        throw new GraphException(ErrorClass.MULTIPLE_FLOWS_INTO_MATERIALIZED_VIEW, extra.origin(),
             "materialized view '" + dataset.name() + "' has one defining query; flow '"
                 + extra.name() + "' cannot also write into it");
       }
       Set<String> names = new HashSet<>();
       for (Expectation expectation : dataset.expectations()) {
         if (!names.add(expectation.name().toLowerCase(Locale.ROOT))) {
-          throw new GraphException("DUPLICATE_EXPECTATION", expectation.origin(),
+          throw new GraphException(ErrorClass.DUPLICATE_EXPECTATION, expectation.origin(),
               "dataset '" + dataset.name() + "' has two expectations named '" + expectation.name() + "'");
         }
       }
@@ -63,13 +64,13 @@ public final class GraphValidator {
       Origin origin = flow.definition().origin();
       for (String column : flow.schema().fieldNames()) {
         if (Identifiers.isReserved(column)) {
-          throw new GraphException("RESERVED_COLUMN_NAME", origin, "flow '" + flow.name() + "' has a column '"
+          throw new GraphException(ErrorClass.RESERVED_COLUMN_NAME, origin, "flow '" + flow.name() + "' has a column '"
               + column + "'; names starting with " + Identifiers.RESERVED_PREFIX + " are Sluice's own: rename it");
         }
       }
       flow.definition().mode().accept(new FlowKindChecks(spark, graph, flow));
       if (target.type() == DatasetType.MATERIALIZED_VIEW && flow.streaming()) {
-        throw new GraphException("STREAMING_QUERY_IN_MATERIALIZED_VIEW", origin,
+        throw new GraphException(ErrorClass.STREAMING_QUERY_IN_MATERIALIZED_VIEW, origin,
             "materialized view '" + target.name()
                 + "' reads a stream; remove STREAM(...) or make it a streaming table");
       }
@@ -77,7 +78,7 @@ public final class GraphValidator {
         StructType declared = graph.schemas().get(target.name());
         for (String column : flow.writtenSchema().fieldNames()) {
           if (!Identifiers.hasField(declared, column)) {
-            throw new GraphException("COLUMN_NOT_IN_SCHEMA", origin,
+            throw new GraphException(ErrorClass.COLUMN_NOT_IN_SCHEMA, origin,
                 "flow '" + flow.name() + "' writes column '" + column + "', which the declared columns of '"
                     + target.name() + "' do not have");
           }
@@ -93,7 +94,7 @@ public final class GraphValidator {
       layoutColumns.addAll(dataset.clusterColumns());
       for (String column : layoutColumns) {
         if (!Identifiers.hasField(schema, column)) {
-          throw new GraphException("UNKNOWN_PARTITION_COLUMN", dataset.origin(),
+          throw new GraphException(ErrorClass.UNKNOWN_PARTITION_COLUMN, dataset.origin(),
               "'" + dataset.name() + "' is partitioned or clustered by '" + column + "', which is not one of its columns");
         }
       }
@@ -110,7 +111,7 @@ public final class GraphValidator {
       try {
         empty.selectExpr(expectation.condition()).schema();
       } catch (Exception e) {
-        throw new GraphException("INVALID_EXPECTATION", expectation.origin(),
+        throw new GraphException(ErrorClass.INVALID_EXPECTATION, expectation.origin(),
             "expectation '" + expectation.name() + "' on '" + dataset.name() + "' is not valid: "
                 + SparkErrors.firstLine(e), e);
       }

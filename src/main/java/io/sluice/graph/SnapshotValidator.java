@@ -1,5 +1,6 @@
 package io.sluice.graph;
 
+import io.sluice.ErrorClass;
 import io.sluice.Origin;
 
 /** The checks on an AUTO CDC FROM SNAPSHOT flow that need the whole graph: its target and the flows it shares it with. */
@@ -20,7 +21,7 @@ final class SnapshotValidator {
       }
       String otherName = "flow '" + other.name() + "' (" + other.definition().origin() + ")";
       if (!(other.definition().mode() instanceof FlowMode.AutoCdc cdc)) {
-        throw new GraphException("AUTO_CDC_TARGET_SHARED", origin, name + " writes into '" + target.name()
+        throw new GraphException(ErrorClass.AUTO_CDC_TARGET_SHARED, origin, name + " writes into '" + target.name()
             + "', which " + otherName + " writes too; a snapshot target may only share with AUTO CDC flows"
             + " from a change feed, as SCD type 1");
       }
@@ -35,7 +36,7 @@ final class SnapshotValidator {
               + columns.sequenceType().sql() + "; they must be of one type"
           : null;
       if (problem != null) {
-        throw new GraphException("AUTO_CDC_TARGET_SHARED", origin, name + " shares '" + target.name() + "' with "
+        throw new GraphException(ErrorClass.AUTO_CDC_TARGET_SHARED, origin, name + " shares '" + target.name() + "' with "
             + otherName + ", but " + problem);
       }
     }

@@ -6,6 +6,7 @@ import static org.apache.spark.sql.functions.max;
 import static org.apache.spark.sql.functions.when;
 
 import io.delta.tables.DeltaTable;
+import io.sluice.ErrorClass;
 import io.sluice.SluiceException;
 import io.sluice.execution.BatchCommits;
 import io.sluice.execution.BatchLog;
@@ -138,7 +139,7 @@ public final class ReplaceUsingSink implements BatchSink {
   private void refuseNullSequences(Dataset<Row> sequenced) {
     List<String> offending = sequenced.where(col(SEQ).isNull()).drop(SEQ).toJSON().takeAsList(1);
     if (!offending.isEmpty()) {
-      throw new SluiceException("REPLACE_USING_NULL_SEQUENCE", run.flow().definition().origin(),
+      throw new SluiceException(ErrorClass.REPLACE_USING_NULL_SEQUENCE, run.flow().definition().origin(),
           "flow '" + run.flow().name() + "': SEQUENCE BY " + mode.sequence() + " is NULL for row " + offending.get(0)
               + "; drop such rows with an expectation, e.g. CONSTRAINT has_sequence EXPECT (... IS NOT NULL)"
               + " ON VIOLATION DROP ROW");

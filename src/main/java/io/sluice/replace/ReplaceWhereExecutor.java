@@ -5,6 +5,7 @@ import static org.apache.spark.sql.functions.expr;
 import static org.apache.spark.sql.functions.lit;
 import static org.apache.spark.sql.functions.not;
 
+import io.sluice.ErrorClass;
 import io.sluice.SluiceException;
 import io.sluice.execution.BatchSink;
 import io.sluice.execution.DeltaWrites;
@@ -32,7 +33,7 @@ public final class ReplaceWhereExecutor implements FlowExecutor {
       run.processBatch(run.buildQuery(), 0, (rows, batchId, count) -> {
         List<String> outside = rows.where(not(coalesce(expr(mode.predicate()), lit(false)))).toJSON().takeAsList(1);
         if (!outside.isEmpty()) {
-          throw new SluiceException("REPLACE_WHERE_ROW_OUTSIDE_PREDICATE", run.flow().definition().origin(),
+          throw new SluiceException(ErrorClass.REPLACE_WHERE_ROW_OUTSIDE_PREDICATE, run.flow().definition().origin(),
               "flow '" + run.flow().name() + "' produced row " + outside.get(0) + ", which REPLACE WHERE "
                   + mode.predicate() + " does not cover; nothing was written");
         }

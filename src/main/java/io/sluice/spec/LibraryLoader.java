@@ -1,5 +1,6 @@
 package io.sluice.spec;
 
+import io.sluice.ErrorClass;
 import io.sluice.Origin;
 import io.sluice.api.PipelineDefinition;
 import io.sluice.api.RegisteringPipeline;
@@ -79,7 +80,7 @@ public final class LibraryLoader {
       throw new UncheckedIOException(e);
     }
     if (matches.isEmpty()) {
-      throw new SpecException("GLOB_MATCHES_NOTHING", Origin.of(spec.specFile().getFileName().toString(), 0),
+      throw new SpecException(ErrorClass.GLOB_MATCHES_NOTHING, Origin.of(spec.specFile().getFileName().toString(), 0),
           "library glob '" + include + "' matches no file under " + root);
     }
     return matches;
@@ -90,15 +91,15 @@ public final class LibraryLoader {
     try {
       Class<?> type = Class.forName(className, true, loader);
       if (!PipelineDefinition.class.isAssignableFrom(type)) {
-        throw new SpecException("NOT_A_PIPELINE_DEFINITION", origin,
+        throw new SpecException(ErrorClass.NOT_A_PIPELINE_DEFINITION, origin,
             "class " + className + " does not implement " + PipelineDefinition.class.getName());
       }
       return (PipelineDefinition) type.getDeclaredConstructor().newInstance();
     } catch (ClassNotFoundException e) {
-      throw new SpecException("CLASS_NOT_FOUND", origin,
+      throw new SpecException(ErrorClass.CLASS_NOT_FOUND, origin,
           "class " + className + " is not on the classpath nor in a jar that a library glob matches", e);
     } catch (ReflectiveOperationException e) {
-      throw new SpecException("CLASS_NOT_INSTANTIABLE", origin,
+      throw new SpecException(ErrorClass.CLASS_NOT_INSTANTIABLE, origin,
           "cannot create " + className + " (it needs a public no-argument constructor): " + e, e);
     }
   }

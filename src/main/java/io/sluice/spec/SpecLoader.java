@@ -5,6 +5,7 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
+import io.sluice.ErrorClass;
 import io.sluice.Origin;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -31,11 +32,11 @@ public final class SpecLoader {
     Path root = dir.toAbsolutePath().normalize();
     List<Path> found = FILE_NAMES.stream().map(root::resolve).filter(Files::isRegularFile).toList();
     if (found.isEmpty()) {
-      throw new SpecException("SPEC_NOT_FOUND", Origin.UNKNOWN,
+      throw new SpecException(ErrorClass.SPEC_NOT_FOUND, Origin.UNKNOWN,
           "no spark-pipeline.yml in " + root + "; create one with 'sluice init' or pass the pipeline folder");
     }
     if (found.size() > 1) {
-      throw new SpecException("AMBIGUOUS_SPEC", Origin.UNKNOWN,
+      throw new SpecException(ErrorClass.AMBIGUOUS_SPEC, Origin.UNKNOWN,
           root + " has both spark-pipeline.yml and spark-pipeline.yaml; keep one");
     }
     return parse(found.get(0));
@@ -47,24 +48,24 @@ public final class SpecLoader {
     try {
       doc = new ObjectMapper(new YAMLFactory()).readTree(Files.readString(specFile));
     } catch (JsonProcessingException e) {
-      throw new SpecException("SPEC_SYNTAX_ERROR", Origin.of(file, errorLine(e)),
+      throw new SpecException(ErrorClass.SPEC_SYNTAX_ERROR, Origin.of(file, errorLine(e)),
           "not valid YAML: " + e.getOriginalMessage(), e);
     } catch (IOException e) {
-      throw new SpecException("SPEC_UNREADABLE", Origin.of(file, 0), "cannot read: " + e.getMessage(), e);
+      throw new SpecException(ErrorClass.SPEC_UNREADABLE, Origin.of(file, 0), "cannot read: " + e.getMessage(), e);
     }
     Origin origin = Origin.of(file, 0);
     if (doc == null || !doc.isObject()) {
-      throw new SpecException("SPEC_INVALID", origin, "the spec must be a YAML mapping with at least 'name' and 'storage'");
+      throw new SpecException(ErrorClass.SPEC_INVALID, origin, "the spec must be a YAML mapping with at least 'name' and 'storage'");
     }
     for (Iterator<String> names = doc.fieldNames(); names.hasNext(); ) {
       String field = names.next();
       if (!FIELDS.contains(field)) {
-        throw new SpecException("SPEC_UNKNOWN_FIELD", origin,
+        throw new SpecException(ErrorClass.SPEC_UNKNOWN_FIELD, origin,
             "unknown field '" + field + "'; the spec knows " + String.join(", ", FIELDS.stream().sorted().toList()));
       }
     }
     if (doc.has("database") && doc.has("schema")) {
-      throw new SpecException("SPEC_INVALID", origin, "give 'database' or its alias 'schema', not both");
+      throw new SpecException(ErrorClass.SPEC_INVALID, origin, "give 'database' or its alias 'schema', not both");
     }
     Path root = specFile.getParent();
     String name = requiredText(doc, "name", origin);
@@ -84,7 +85,7 @@ public final class SpecLoader {
   }
 
   private static String requiredText(JsonNode doc, String field, Origin origin) {
-    return optionalText(doc, field, origin).orElseThrow(() -> new SpecException("SPEC_MISSING_FIELD", origin,
+    return optionalText(doc, field, origin).orElseThrow(() -> new SpecException(ErrorClass.SPEC_MISSING_FIELD, origin,
         "missing required field '" + field + "'"));
   }
 
@@ -94,7 +95,7 @@ public final class SpecLoader {
       return Optional.empty();
     }
     if (!node.isValueNode() || node.asText().isBlank()) {
-      throw new SpecException("SPEC_INVALID", origin, "field '" + field + "' must be a non-empty string");
+      throw new SpecException(ErrorClass.SPEC_INVALID, origin, "field '" + field + "' must be a non-empty string");
     }
     return Optional.of(node.asText());
   }
@@ -105,11 +106,11 @@ public final class SpecLoader {
       return conf;
     }
     if (!node.isObject()) {
-      throw new SpecException("SPEC_INVALID", origin, "'configuration' must be a map of setting names to values");
+      throw new SpecException(ErrorClass.SPEC_INVALID, origin, "'configuration' must be a map of setting names to values");
     }
     node.fields().forEachRemaining(entry -> {
       if (!entry.getValue().isValueNode() || entry.getValue().isNull()) {
-        throw new SpecException("SPEC_INVALID", origin, "configuration '" + entry.getKey() + "' must be a plain value");
+        throw new SpecException(ErrorClass.SPEC_INVALID, origin, "configuration '" + entry.getKey() + "' must be a plain value");
       }
       conf.put(entry.getKey(), entry.getValue().asText());
     });
@@ -122,19 +123,19 @@ public final class SpecLoader {
       return libraries;
     }
     if (!node.isArray()) {
-      throw new SpecException("SPEC_INVALID", origin, "'libraries' must be a list of '- glob: {include: PATTERN}'");
+      throw new SpecException(ErrorClass.SPEC_INVALID, origin, "'libraries' must be a list of '- glob: {include: PATTERN}'");
     }
     for (JsonNode entry : node) {
       if (entry.has("glob") && entry.size() == 1) {
         JsonNode glob = entry.get("glob");
         if (!glob.isObject() || glob.size() != 1 || !glob.has("include") || !glob.get("include").isTextual()) {
-          throw new SpecException("SPEC_INVALID", origin, "a glob library is '- glob: {include: PATTERN}'");
+          throw new SpecException(ErrorClass.SPEC_INVALID, origin, "a glob library is '- glob: {include: PATTERN}'");
         }
         libraries.add(new PipelineSpec.Glob(glob.get("include").asText()));
       } else if (entry.has("class") && entry.size() == 1 && entry.get("class").isTextual()) {
         libraries.add(new PipelineSpec.JavaClass(entry.get("class").asText()));
       } else {
-        throw new SpecException("SPEC_INVALID", origin,
+        throw new SpecException(ErrorClass.SPEC_INVALID, origin,
             "unknown library entry " + entry + "; use '- glob: {include: PATTERN}' or '- class: NAME'");
       }
     }

@@ -1,5 +1,6 @@
 package io.sluice.sql;
 
+import io.sluice.ErrorClass;
 import io.sluice.Origin;
 import io.sluice.graph.GraphException;
 import io.sluice.graph.SparkErrors;
@@ -37,6 +38,7 @@ final class FunctionArguments {
   }
 
   static GraphException error(String function, Origin origin, String message) {
-    return new GraphException("INVALID_" + function.toUpperCase(Locale.ROOT), origin, function + " " + message);
+    ErrorClass invalid = ErrorClass.valueOf("INVALID_" + function.toUpperCase(Locale.ROOT));
+    return new GraphException(invalid, origin, function + " " + message);
   }
 }

@@ -1,5 +1,6 @@
 package io.sluice.sql;
 
+import io.sluice.ErrorClass;
 import io.sluice.Origin;
 import io.sluice.graph.GraphException;
 import io.sluice.graph.SparkPlans;
@@ -64,9 +65,9 @@ final class ListFiles {
         }
       }
     } catch (FileNotFoundException e) {
-      throw new GraphException("LIST_FILES_PATH_NOT_FOUND", origin, "list_files: folder '" + location + "' does not exist");
+      throw new GraphException(ErrorClass.LIST_FILES_PATH_NOT_FOUND, origin, "list_files: folder '" + location + "' does not exist");
     } catch (IOException e) {
-      throw new GraphException("LIST_FILES_PATH_NOT_FOUND", origin,
+      throw new GraphException(ErrorClass.LIST_FILES_PATH_NOT_FOUND, origin,
           "list_files: cannot list '" + location + "': " + e.getMessage(), e);
     }
     files.sort(Comparator.comparing(row -> row.getString(0)));

@@ -1,5 +1,6 @@
 package io.sluice.sql;
 
+import io.sluice.ErrorClass;
 import io.sluice.Origin;
 import io.sluice.graph.FlowResolution;
 import io.sluice.graph.GraphException;
@@ -96,10 +97,10 @@ final class ReadFiles {
       FileSystem fs = path.getFileSystem(spark.sparkContext().hadoopConfiguration());
       FileStatus[] matches = fs.globStatus(path);
       if (matches == null || matches.length == 0) {
-        throw new GraphException("READ_FILES_PATH_NOT_FOUND", origin, "read_files: path '" + location + "' does not exist");
+        throw new GraphException(ErrorClass.READ_FILES_PATH_NOT_FOUND, origin, "read_files: path '" + location + "' does not exist");
       }
     } catch (IOException e) {
-      throw new GraphException("READ_FILES_PATH_NOT_FOUND", origin,
+      throw new GraphException(ErrorClass.READ_FILES_PATH_NOT_FOUND, origin,
           "read_files: cannot list '" + location + "': " + e.getMessage(), e);
     }
   }

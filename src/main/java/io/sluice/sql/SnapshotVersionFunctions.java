@@ -3,6 +3,7 @@ package io.sluice.sql;
 import static org.apache.spark.sql.functions.col;
 import static org.apache.spark.sql.functions.lit;
 
+import io.sluice.ErrorClass;
 import io.sluice.Origin;
 import io.sluice.graph.GraphException;
 import io.sluice.graph.SparkPlans;
@@ -79,11 +80,11 @@ public final class SnapshotVersionFunctions {
       String place = function.equals(LAST)
           ? "in the WITH VERSION query of an AUTO CDC FROM SNAPSHOT flow"
           : "in the snapshot query of an AUTO CDC FROM SNAPSHOT flow that has WITH VERSION";
-      throw new GraphException("SNAPSHOT_VERSION_FUNCTION_MISPLACED", origin,
+      throw new GraphException(ErrorClass.SNAPSHOT_VERSION_FUNCTION_MISPLACED, origin,
           function + "() can only be called " + place);
     }
     if (!arguments.isEmpty()) {
-      throw new GraphException("SNAPSHOT_VERSION_FUNCTION_MISPLACED", origin, function + "() takes no argument");
+      throw new GraphException(ErrorClass.SNAPSHOT_VERSION_FUNCTION_MISPLACED, origin, function + "() takes no argument");
     }
     return bound.get(function);
   }

@@ -2,6 +2,7 @@ package io.sluice.sql;
 
 import static org.apache.spark.sql.functions.expr;
 
+import io.sluice.ErrorClass;
 import io.sluice.Origin;
 import io.sluice.expectations.Expectation;
 import io.sluice.expectations.ViolationAction;
@@ -131,7 +132,7 @@ public final class SqlDefinitionParser {
     for (DatasetClauseContext clause : ctx.datasetClause()) {
       String keyword = clause.getStart().getText().toUpperCase();
       if (seenClauses.contains(keyword)) {
-        throw new GraphException("DUPLICATE_CLAUSE", origin(clause), keyword + " is given twice for '" + name + "'");
+        throw new GraphException(ErrorClass.DUPLICATE_CLAUSE, origin(clause), keyword + " is given twice for '" + name + "'");
       }
       seenClauses.add(keyword);
       datasetClause(clause, dataset);
@@ -139,7 +140,7 @@ public final class SqlDefinitionParser {
     FlowMode mode = FlowMode.APPEND;
     if (ctx.replaceUsing() != null) {
       if (type != DatasetType.STREAMING_TABLE) {
-        throw new GraphException("REPLACE_USING_TARGET", origin(ctx),
+        throw new GraphException(ErrorClass.REPLACE_USING_TARGET, origin(ctx),
             "FLOW REPLACE USING needs a streaming table; '" + name + "' is a " + type);
       }
       mode = replaceUsing(ctx.replaceUsing(), name);
@@ -152,11 +153,11 @@ public final class SqlDefinitionParser {
 
   private FlowMode.ReplaceUsing replaceUsing(ReplaceUsingContext ctx, DatasetName flow) {
     if (ctx.identifierList() == null) {
-      throw new GraphException("REPLACE_USING_WITHOUT_KEYS", origin(ctx),
+      throw new GraphException(ErrorClass.REPLACE_USING_WITHOUT_KEYS, origin(ctx),
           "REPLACE USING of flow '" + flow + "' names no key column: REPLACE USING (key, ...)");
     }
     if (ctx.sequenceText() == null) {
-      throw new GraphException("REPLACE_USING_WITHOUT_SEQUENCE", origin(ctx),
+      throw new GraphException(ErrorClass.REPLACE_USING_WITHOUT_SEQUENCE, origin(ctx),
           "REPLACE USING of flow '" + flow + "' needs SEQUENCE BY column after its keys");
     }
     return new FlowMode.ReplaceUsing(identifiers(ctx.identifierList().identifier()), expr(text(ctx.sequenceText())));
@@ -208,7 +209,7 @@ public final class SqlDefinitionParser {
 
   private void insertInto(DatasetName name, InsertIntoContext ctx, Origin origin) {
     if (ctx.byName() == null) {
-      throw new GraphException("BY_NAME_REQUIRED", origin,
+      throw new GraphException(ErrorClass.BY_NAME_REQUIRED, origin,
           "flow '" + name + "' must match columns by name: INSERT INTO " + ctx.target.getText() + " BY NAME ...");
     }
     FlowMode mode = FlowMode.APPEND;
@@ -227,7 +228,7 @@ public final class SqlDefinitionParser {
     for (AutoCdcClauseContext clause : ctx.autoCdcClause()) {
       String keyword = clauseName(clause);
       if (!seenClauses.add(keyword)) {
-        throw new GraphException("DUPLICATE_CLAUSE", origin(clause), keyword + " is given twice for flow '" + name + "'");
+        throw new GraphException(ErrorClass.DUPLICATE_CLAUSE, origin(clause), keyword + " is given twice for flow '" + name + "'");
       }
       autoCdcClause(clause, cdc, name);
     }
@@ -278,7 +279,7 @@ public final class SqlDefinitionParser {
     } else {
       String type = ((ScdTypeClauseContext) clause).scdType.getText();
       if (!type.equals("1") && !type.equals("2")) {
-        throw new GraphException("AUTO_CDC_INVALID_SCD_TYPE", origin(clause),
+        throw new GraphException(ErrorClass.AUTO_CDC_INVALID_SCD_TYPE, origin(clause),
             "AUTO CDC flow '" + flow + "': STORED AS SCD TYPE takes 1 or 2, not " + type);
       }
       cdc.storedAsScdType(Integer.parseInt(type));
@@ -312,7 +313,7 @@ public final class SqlDefinitionParser {
     String assignment = ctx.rawText() == null ? "" : text(ctx.rawText());
     int equals = assignment.indexOf('=');
     if (equals <= 0) {
-      throw new GraphException("INVALID_SET", origin(ctx), "SET needs a key and a value: SET key = value");
+      throw new GraphException(ErrorClass.INVALID_SET, origin(ctx), "SET needs a key and a value: SET key = value");
     }
     sqlConf.put(assignment.substring(0, equals).trim(), assignment.substring(equals + 1).trim());
   }
@@ -321,7 +322,7 @@ public final class SqlDefinitionParser {
     List<String> parts = identifiers(ctx.multipartIdentifier().identifier());
     if (ctx.CATALOG() != null) {
       if (parts.size() != 1) {
-        throw new GraphException("INVALID_USE", origin(ctx), "USE CATALOG takes one name");
+        throw new GraphException(ErrorClass.INVALID_USE, origin(ctx), "USE CATALOG takes one name");
       }
       catalog = parts.get(0);
     } else if (parts.size() == 1) {
@@ -330,7 +331,7 @@ public final class SqlDefinitionParser {
       catalog = parts.get(0);
       database = parts.get(1);
     } else {
-      throw new GraphException("INVALID_USE", origin(ctx), "USE SCHEMA takes a schema or catalog.schema");
+      throw new GraphException(ErrorClass.INVALID_USE, origin(ctx), "USE SCHEMA takes a schema or catalog.schema");
     }
   }
 
@@ -341,7 +342,7 @@ public final class SqlDefinitionParser {
   private DatasetName name(MultipartIdentifierContext ctx) {
     List<String> parts = identifiers(ctx.identifier());
     if (parts.size() > 3) {
-      throw new GraphException("INVALID_NAME", origin(ctx), "a name has at most three parts: " + ctx.getText());
+      throw new GraphException(ErrorClass.INVALID_NAME, origin(ctx), "a name has at most three parts: " + ctx.getText());
     }
     return DatasetName.of(parts, catalog, database);
   }

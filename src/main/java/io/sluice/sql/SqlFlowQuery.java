@@ -1,5 +1,6 @@
 package io.sluice.sql;
 
+import io.sluice.ErrorClass;
 import io.sluice.Origin;
 import io.sluice.graph.FlowQuery;
 import io.sluice.graph.FlowResolution;
@@ -65,7 +66,7 @@ public record SqlFlowQuery(
       return spark.sessionState().sqlParser().parsePlan(text);
     } catch (ParseException e) {
       int line = (Integer) e.start().line().getOrElse(() -> 1);
-      throw new GraphException("SQL_SYNTAX_ERROR", origin.plusLines(line - 1), SparkErrors.firstLine(e), e);
+      throw new GraphException(ErrorClass.SQL_SYNTAX_ERROR, origin.plusLines(line - 1), SparkErrors.firstLine(e), e);
     }
   }
 

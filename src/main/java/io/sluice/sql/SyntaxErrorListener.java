@@ -1,5 +1,6 @@
 package io.sluice.sql;
 
+import io.sluice.ErrorClass;
 import io.sluice.Origin;
 import io.sluice.graph.GraphException;
 import org.antlr.v4.runtime.BaseErrorListener;
@@ -18,6 +19,6 @@ final class SyntaxErrorListener extends BaseErrorListener {
   public void syntaxError(
       Recognizer<?, ?> recognizer, Object offendingSymbol, int line, int column, String msg, RecognitionException e) {
     String readable = msg.replace("{", "").replace("}", "").replace("<EOF>", "end of file");
-    throw new GraphException("SQL_SYNTAX_ERROR", Origin.of(file, line), readable + " (column " + (column + 1) + ")");
+    throw new GraphException(ErrorClass.SQL_SYNTAX_ERROR, Origin.of(file, line), readable + " (column " + (column + 1) + ")");
   }
 }

@@ -1,5 +1,6 @@
 package io.sluice.update;
 
+import io.sluice.ErrorClass;
 import io.sluice.SluiceException;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -37,7 +38,7 @@ public final class PipelineLock implements AutoCloseable {
       }
       if (lock == null) {
         channel.close();
-        throw new SluiceException("UPDATE_ALREADY_RUNNING",
+        throw new SluiceException(ErrorClass.UPDATE_ALREADY_RUNNING,
             "pipeline '" + pipelineName + "' is already being updated by another process (lock "
                 + storage.resolve("pipeline.lock") + "); wait for it to finish");
       }

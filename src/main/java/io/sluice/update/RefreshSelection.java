@@ -1,5 +1,6 @@
 package io.sluice.update;
 
+import io.sluice.ErrorClass;
 import io.sluice.SluiceException;
 import io.sluice.graph.DatasetDefinition;
 import io.sluice.graph.DatasetName;
@@ -37,7 +38,7 @@ public record RefreshSelection(Set<DatasetName> selected, Set<DatasetName> clear
     for (String name : options.fullRefresh()) {
       DatasetDefinition table = table(spark, graph, name, "--full-refresh");
       if (!table.resetAllowed()) {
-        throw new SluiceException("RESET_NOT_ALLOWED",
+        throw new SluiceException(ErrorClass.RESET_NOT_ALLOWED,
             "table '" + table.name() + "' has " + DatasetDefinition.RESET_ALLOWED
                 + " = false: a full refresh would clear it; refresh it without --full-refresh");
       }
@@ -88,7 +89,7 @@ public record RefreshSelection(Set<DatasetName> selected, Set<DatasetName> clear
       Set<DatasetName> readers = unclearedStreamReaders(graph, table, cleared);
       if (!readers.isEmpty()) {
         String names = readers.stream().map(DatasetName::name).collect(Collectors.joining(","));
-        throw new SluiceException("FULL_REFRESH_ORPHANS_STREAM",
+        throw new SluiceException(ErrorClass.FULL_REFRESH_ORPHANS_STREAM,
             "a full refresh of '" + table + "' restarts it, so the tables that stream from it must restart too: "
                 + "add them (--full-refresh " + table.name() + "," + names + ")");
       }
@@ -124,7 +125,7 @@ public record RefreshSelection(Set<DatasetName> selected, Set<DatasetName> clear
     if (dataset == null || !dataset.type().isTable()) {
       List<String> known = graph.graph().datasets().values().stream()
           .filter(d -> d.type().isTable()).map(d -> d.name().name()).sorted().toList();
-      throw new SluiceException("UNKNOWN_DATASET",
+      throw new SluiceException(ErrorClass.UNKNOWN_DATASET,
           option + " names '" + name + "', which is not a table of this pipeline; its tables are "
               + String.join(", ", known));
     }

@@ -1,5 +1,6 @@
 package io.sluice.update;
 
+import io.sluice.ErrorClass;
 import io.sluice.SluiceException;
 import io.sluice.execution.Checkpoints;
 import io.sluice.execution.ColumnNames;
@@ -127,7 +128,7 @@ final class TableManager {
           spark.sql(createStatement(table, schema, true));
           return;
         }
-        throw new SluiceException("TABLE_SCHEMA_CHANGED",
+        throw new SluiceException(ErrorClass.TABLE_SCHEMA_CHANGED,
             table.origin(), "column '" + field.name() + "' of '" + table.name() + "' is stored as "
                 + current.dataType().simpleString() + " but the flows now produce "
                 + field.dataType().simpleString() + "; run with --full-refresh " + table.name().name());
