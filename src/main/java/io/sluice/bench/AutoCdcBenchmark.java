@@ -24,14 +24,16 @@ import org.apache.spark.sql.SparkSession;
 
 /**
  * Times AUTO CDC flows (SCD type 1 and 2, SEMANTICS §4) through real pipeline updates: the
- * initial load of a target of N keys, then one batch of 1% of N change events, against the
- * same batch as a plain Delta append (the lower bound) and as the MERGE an experienced user
- * writes for SCD type 1 (latest event per key, no protection against late events), both on
- * copies of the SCD 1 target's state. It then checks the results against what the batch
- * should have done.
+ * initial load of a target of N keys (against a CTAS of the same rows), then one batch of
+ * change events to 1% of the keys plus 0.1% new keys, against the same batch as a plain
+ * Delta append (the lower bound) and as the MERGEs an experienced user writes (no protection
+ * against late events), on copies of the targets: for SCD type 1 the latest-event upsert, for
+ * SCD type 2 the staged-union MERGE of Delta's documentation. It then checks the results
+ * against what the batch should have done.
  *
- * <p>The batch hits random keys across the whole key space, the hard case for keyed writes:
- * no file can be skipped. Sluice's times are its flows' durations, stream start included.
+ * <p>It runs twice, once per {@link KeyShape}: keys at random over the whole key space, where
+ * no file can be skipped, and the newest keys, where key ranges can skip files. Sluice's times
+ * are its flows' durations, stream start included.
  */
 public final class AutoCdcBenchmark {
   /** The sequence of every loaded row; the batch's events come after it, or before when late. */
@@ -45,6 +47,15 @@ public final class AutoCdcBenchmark {
   private static final String SCD2 = DATABASE + ".scd2";
   private static final String APPEND_COPY = DATABASE + ".append_copy";
   private static final String MERGE_COPY = DATABASE + ".merge_copy";
+  private static final String SCD2_MERGE_COPY = DATABASE + ".scd2_merge_copy";
+
+  /** Which keys a batch changes. */
+  enum KeyShape {
+    /** Keys at random over the whole key space: every file may hold one. */
+    RANDOM,
+    /** The newest keys, as in a bookings feed: their files are the last ones written. */
+    RECENT
+  }
 
   private final SparkSession spark;
   private final Path root;
@@ -56,25 +67,35 @@ public final class AutoCdcBenchmark {
     this.out = out;
   }
 
-  /** Loads {@code keys} keys, applies one batch of 1% of them three ways, prints the figures and the checks. */
+  /** For each key shape: loads {@code keys} keys, applies one batch four ways, prints the figures and the checks. */
   public void run(long keys) {
+    for (KeyShape shape : KeyShape.values()) {
+      out.println("== " + shape.name().toLowerCase(Locale.ROOT) + " keys");
+      run(keys, shape);
+    }
+  }
+
+  private void run(long keys, KeyShape shape) {
     PipelineSpec spec = pipeline();
     load(spec, keys);
     long batchRows = Math.max(1, keys / 100);
-    stage(keys, batchRows);
+    long newKeys = Math.max(1, keys / 1000);
+    stage(keys, batchRows, newKeys, shape);
     copy(spark, SCD1, APPEND_COPY);
     copy(spark, SCD1, MERGE_COPY);
+    copy(spark, SCD2, SCD2_MERGE_COPY);
     double append = time(() -> append(spark.table(BATCH).select("id", "name", "city"), APPEND_COPY));
     JobCounter jobs = JobCounter.on(spark);
-    double[] merge = new double[1];
+    double[] merge = new double[2];
     long mergeJobs = jobs.count(() -> merge[0] = time(this::handMerge));
+    long scd2MergeJobs = jobs.count(() -> merge[1] = time(this::handScd2Merge));
     append(spark.table(BATCH), SOURCE);
     UpdateResult[] update = new UpdateResult[1];
     long updateJobs = jobs.count(() -> update[0] = update(spark, spec));
-    report(keys, batchRows, append, merge[0], flow(update[0], "scd1"), flow(update[0], "scd2"));
-    out.printf(Locale.ROOT, "Spark jobs: hand MERGE %d; Sluice update %d for its two flows' one batch each%n",
-        mergeJobs, updateJobs);
-    check(keys, flow(update[0], "scd1"));
+    report(keys, batchRows + newKeys, append, merge, flow(update[0], "scd1"), flow(update[0], "scd2"));
+    out.printf(Locale.ROOT, "Spark jobs: hand MERGE %d, hand SCD 2 MERGE %d; Sluice update %d for its two flows' one"
+        + " batch each%n", mergeJobs, scd2MergeJobs, updateJobs);
+    check(keys, newKeys, flow(update[0], "scd1"));
   }
 
   /** Two AUTO CDC targets of the same change feed, one per SCD type, in a scratch pipeline. */
@@ -93,22 +114,28 @@ public final class AutoCdcBenchmark {
   /** The source gets one insert per key, and a first update builds both targets from it. */
   private void load(PipelineSpec spec, long keys) {
     Dataset<Row> inserts = spark.range(keys).selectExpr("id", "'INSERT' AS op", LOADED_SEQ + "L AS seq");
-    initialLoad(out, spark, spec, "keys", keys, () -> events(inserts).writeTo(SOURCE).using("delta").createOrReplace());
+    initialLoad(out, spark, spec, "keys", keys, () -> events(inserts).writeTo(SOURCE).using("delta").createOrReplace(),
+        "SELECT id, name, city FROM " + SOURCE);
   }
 
   /**
    * The batch, staged as its own Delta table so every contender reads the same files: one
-   * event per key, key {@code i} taken at random in the i-th of {@code batchRows} equal slices
-   * of the key space (so distinct and spread); about 10% deletes and, independently, 5% late
-   * (sequence {@link #LATE_SEQ}, below the loaded one).
+   * event for each of {@code batchRows} distinct existing keys, about 10% deletes and,
+   * independently, 5% late (sequence {@link #LATE_SEQ}, below the loaded one), then one
+   * insert for each of {@code newKeys} keys past the loaded ones. Random keys are taken one at
+   * random in each of {@code batchRows} equal slices of the key space; recent keys are the last
+   * {@code batchRows} loaded.
    */
-  private void stage(long keys, long batchRows) {
+  private void stage(long keys, long batchRows, long newKeys, KeyShape shape) {
     long slice = keys / batchRows;
+    String id = shape == KeyShape.RANDOM ? "id * " + slice + " + pmod(hash(id, 'key'), " + slice + ")"
+        : (keys - batchRows) + " + id";
     Dataset<Row> changes = spark.range(batchRows).selectExpr(
-            "id * " + slice + " + pmod(hash(id, 'key'), " + slice + ") AS id",
+            id + " AS id",
             "CASE WHEN pmod(hash(id, 'op'), 10) = 0 THEN 'DELETE' ELSE 'UPDATE' END AS op",
             "CASE WHEN pmod(hash(id, 'late'), 20) = 0 THEN " + LATE_SEQ + "L ELSE " + NEW_SEQ + "L END AS seq");
-    events(changes).writeTo(BATCH).using("delta").createOrReplace();
+    Dataset<Row> inserts = spark.range(keys, keys + newKeys).selectExpr("id", "'INSERT' AS op", NEW_SEQ + "L AS seq");
+    events(changes.unionByName(inserts)).writeTo(BATCH).using("delta").createOrReplace();
   }
 
   /** Rows of the source's shape; a delete carries no values, an upsert values that differ per sequence. */
@@ -136,14 +163,37 @@ public final class AutoCdcBenchmark {
         """.formatted(MERGE_COPY, BATCH)).collectAsList();
   }
 
-  private void report(long keys, long batchRows, double append, double merge, FlowOutcome scd1, FlowOutcome scd2) {
+  /**
+   * The SCD 2 MERGE of Delta's documentation: each changed key's row twice, once to close its
+   * current version (matched on the key) and once, with a NULL key, to insert the new one.
+   */
+  private void handScd2Merge() {
+    spark.sql("""
+        WITH latest AS (
+          SELECT id, name, city, op, seq FROM (
+            SELECT *, row_number() OVER (PARTITION BY id ORDER BY seq DESC) AS rn FROM %2$s) WHERE rn = 1)
+        MERGE INTO %1$s t
+        USING (
+          SELECT id AS merge_key, * FROM latest
+          UNION ALL
+          SELECT NULL AS merge_key, l.* FROM latest l JOIN %1$s c ON l.id = c.id
+          WHERE c.%4$s IS NULL AND l.op != 'DELETE' AND NOT (l.name <=> c.name AND l.city <=> c.city)) s
+        ON t.id = s.merge_key AND t.%4$s IS NULL
+        WHEN MATCHED AND (s.op = 'DELETE' OR NOT (t.name <=> s.name AND t.city <=> s.city))
+          THEN UPDATE SET %4$s = s.seq
+        WHEN NOT MATCHED AND s.op != 'DELETE'
+          THEN INSERT (id, name, city, %3$s, %4$s) VALUES (s.id, s.name, s.city, s.seq, NULL)
+        """.formatted(SCD2_MERGE_COPY, BATCH, AutoCdcColumns.START_AT, AutoCdcColumns.END_AT)).collectAsList();
+  }
+
+  private void report(long keys, long batchRows, double append, double[] merge, FlowOutcome scd1, FlowOutcome scd2) {
     double sluice1 = seconds(scd1);
     double sluice2 = seconds(scd2);
-    out.printf(Locale.ROOT, "%-10s %-8s %14s %14s %14s %14s %12s %11s %12s %11s%n", "target", "batch", "append s",
-        "hand MERGE s", "SCD 1 s", "SCD 2 s", "SCD1/append", "SCD1/MERGE", "SCD2/append", "SCD2/MERGE");
-    out.printf(Locale.ROOT, "%-10d %-8d %14s %14s %14s %14s %11.1fx %10.2fx %11.1fx %10.2fx%n", keys, batchRows,
-        rate(append, batchRows), rate(merge, batchRows), rate(sluice1, batchRows), rate(sluice2, batchRows),
-        sluice1 / append, sluice1 / merge, sluice2 / append, sluice2 / merge);
+    out.printf(Locale.ROOT, "%-10s %-8s %14s %14s %14s %14s %14s %11s %11s %12s %11s%n", "target", "batch", "append s",
+        "hand MERGE s", "SCD2 MERGE s", "SCD 1 s", "SCD 2 s", "SCD1/append", "SCD1/MERGE", "SCD2/append", "SCD2/MERGE");
+    out.printf(Locale.ROOT, "%-10d %-8d %14s %14s %14s %14s %14s %10.1fx %10.2fx %11.1fx %10.2fx%n", keys, batchRows,
+        rate(append, batchRows), rate(merge[0], batchRows), rate(merge[1], batchRows), rate(sluice1, batchRows),
+        rate(sluice2, batchRows), sluice1 / append, sluice1 / merge[0], sluice2 / append, sluice2 / merge[1]);
     out.println("SCD 1 flow: " + scd1.kindMetrics());
     out.println("SCD 2 flow: " + scd2.kindMetrics());
   }
@@ -152,26 +202,31 @@ public final class AutoCdcBenchmark {
    * What the batch should have done, from its own counts: Sluice ignores late events (the
    * key's loaded sequence is higher), the hand MERGE applies them. So the two SCD 1 tables
    * differ by the late deletes (rows only Sluice keeps) and the late updates (values only
-   * the MERGE overwrote); SCD 2 gets a new version per upsert, in order or late.
+   * the MERGE overwrote); SCD 2 gets a new version per upsert, in order or late, and so do
+   * the hand SCD 2 MERGE's, which closes a version for a late delete too. New keys are inserts.
    */
-  private void check(long keys, FlowOutcome scd1Flow) {
+  private void check(long keys, long newKeys, FlowOutcome scd1Flow) {
     Row batch = spark.sql("""
         SELECT count_if(op = 'DELETE' AND seq > %1$d), count_if(op = 'DELETE' AND seq < %1$d),
-               count_if(op != 'DELETE' AND seq > %1$d), count_if(op != 'DELETE' AND seq < %1$d) FROM %2$s
+               count_if(op = 'UPDATE' AND seq > %1$d), count_if(op = 'UPDATE' AND seq < %1$d) FROM %2$s
         """.formatted(LOADED_SEQ, BATCH)).first();
     long deletes = batch.getLong(0);
     long lateDeletes = batch.getLong(1);
     long updates = batch.getLong(2);
     long lateUpdates = batch.getLong(3);
-    out.printf(Locale.ROOT, "batch: %d deletes + %d late deletes, %d updates + %d late updates%n",
-        deletes, lateDeletes, updates, lateUpdates);
-    expect(out, "SCD 1 rows", count(spark, SCD1), keys - deletes);
-    expect(out, "hand MERGE rows", count(spark, MERGE_COPY), keys - deletes - lateDeletes);
+    out.printf(Locale.ROOT, "batch: %d deletes + %d late deletes, %d updates + %d late updates, %d new keys%n",
+        deletes, lateDeletes, updates, lateUpdates, newKeys);
+    expect(out, "SCD 1 rows", count(spark, SCD1), keys - deletes + newKeys);
+    expect(out, "hand MERGE rows", count(spark, MERGE_COPY), keys - deletes - lateDeletes + newKeys);
     expect(out, "rows whose values differ (late updates the MERGE applied)", differingRows(), lateUpdates);
     expect(out, "SCD 1 ignored events", scd1Flow.kindMetrics().getOrDefault("num_ignored_events", -1L),
         lateDeletes + lateUpdates);
-    expect(out, "SCD 2 open versions", count(spark, SCD2 + " WHERE " + AutoCdcColumns.END_AT + " IS NULL"), keys - deletes);
-    expect(out, "SCD 2 versions", count(spark, SCD2), keys + updates + lateUpdates);
+    String open = " WHERE " + AutoCdcColumns.END_AT + " IS NULL";
+    expect(out, "SCD 2 open versions", count(spark, SCD2 + open), keys - deletes + newKeys);
+    expect(out, "SCD 2 versions", count(spark, SCD2), keys + updates + lateUpdates + newKeys);
+    expect(out, "hand SCD 2 MERGE open versions", count(spark, SCD2_MERGE_COPY + open),
+        keys - deletes - lateDeletes + newKeys);
+    expect(out, "hand SCD 2 MERGE versions", count(spark, SCD2_MERGE_COPY), keys + updates + lateUpdates + newKeys);
   }
 
   private long differingRows() {

@@ -103,7 +103,8 @@ public final class SnapshotBenchmark {
   /** The source gets {@code rows} rows, and a first update builds both targets from it. */
   private void load(PipelineSpec spec, long rows) {
     initialLoad(out, spark, spec, "rows", rows,
-        () -> values(spark.range(rows).toDF("id"), 1).writeTo(SOURCE).using("delta").createOrReplace());
+        () -> values(spark.range(rows).toDF("id"), 1).writeTo(SOURCE).using("delta").createOrReplace(),
+        "SELECT * FROM " + SOURCE);
   }
 
   /**

@@ -94,6 +94,29 @@ public sealed interface FlowMode {
   }
 
   /**
+   * The AUTO CDC kinds, from a change feed or from snapshots: a keyed target of SCD type 1 or
+   * 2, whose commits update and delete rows.
+   */
+  sealed interface AutoCdcFamily extends FlowMode permits AutoCdc, AutoCdcFromSnapshot {
+    List<String> keys();
+
+    ScdType scdType();
+
+    /** Whether the flow runs once, then not until a full refresh. */
+    boolean once();
+
+    @Override
+    default boolean keyed() {
+      return true;
+    }
+
+    @Override
+    default boolean changesRows() {
+      return true;
+    }
+  }
+
+  /**
    * Applies a change feed to a keyed table, as SCD type 1 or 2 (SEMANTICS §4). Build one
    * with {@link AutoCdcBuilder}, which checks that the clauses fit together.
    *
@@ -116,7 +139,7 @@ public sealed interface FlowMode {
       ScdType scdType,
       ColumnSelection trackHistory,
       ColumnSelection ignoreNullUpdates,
-      boolean once) implements FlowMode {
+      boolean once) implements AutoCdcFamily {
     public AutoCdc {
       keys = List.copyOf(keys);
     }
@@ -124,16 +147,6 @@ public sealed interface FlowMode {
     @Override
     public <R> R accept(Visitor<R> visitor) {
       return visitor.autoCdc(this);
-    }
-
-    @Override
-    public boolean keyed() {
-      return true;
-    }
-
-    @Override
-    public boolean changesRows() {
-      return true;
     }
 
     @Override
@@ -155,7 +168,7 @@ public sealed interface FlowMode {
    */
   record AutoCdcFromSnapshot(
       List<String> keys, ScdType scdType, ColumnSelection trackHistory, boolean once, Optional<SnapshotSource> versions)
-      implements FlowMode {
+      implements AutoCdcFamily {
     public AutoCdcFromSnapshot {
       keys = List.copyOf(keys);
     }
@@ -163,16 +176,6 @@ public sealed interface FlowMode {
     @Override
     public <R> R accept(Visitor<R> visitor) {
       return visitor.autoCdcFromSnapshot(this);
-    }
-
-    @Override
-    public boolean keyed() {
-      return true;
-    }
-
-    @Override
-    public boolean changesRows() {
-      return true;
     }
 
     @Override
