@@ -76,7 +76,7 @@ public final class AutoCdcBenchmark {
   }
 
   private void run(long keys, KeyShape shape) {
-    PipelineSpec spec = pipeline();
+    PipelineSpec spec = pipeline(shape);
     load(spec, keys);
     long batchRows = Math.max(1, keys / 100);
     long newKeys = Math.max(1, keys / 1000);
@@ -96,11 +96,29 @@ public final class AutoCdcBenchmark {
     out.printf(Locale.ROOT, "Spark jobs: hand MERGE %d, hand SCD 2 MERGE %d; Sluice update %d for its two flows' one"
         + " batch each%n", mergeJobs, scd2MergeJobs, updateJobs);
     check(keys, newKeys, flow(update[0], "scd1"));
+    fixedCost(spec, jobs);
   }
 
-  /** Two AUTO CDC targets of the same change feed, one per SCD type, in a scratch pipeline. */
-  private PipelineSpec pipeline() {
-    return BenchSupport.pipeline(spark, root, "auto-cdc", DATABASE, """
+  /**
+   * What an update costs beyond its rows: one with nothing new, then one whose flows get a
+   * batch of 10 events each, with their Spark jobs.
+   */
+  private void fixedCost(PipelineSpec spec, JobCounter jobs) {
+    UpdateResult[] update = new UpdateResult[1];
+    double[] idle = new double[1];
+    long idleJobs = jobs.count(() -> idle[0] = time(() -> update[0] = update(spark, spec)));
+    append(events(spark.range(10).selectExpr("id", "'UPDATE' AS op", (NEW_SEQ + 1) + "L AS seq")), SOURCE);
+    double[] small = new double[1];
+    long smallJobs = jobs.count(() -> small[0] = time(() -> update[0] = update(spark, spec)));
+    out.printf(Locale.ROOT, "fixed cost: update with nothing new %.1f s (%d Spark jobs); with 10 new events %.1f s"
+        + " (%d jobs): SCD 1 flow %.1f s, SCD 2 flow %.1f s%n", idle[0], idleJobs, small[0], smallJobs,
+        seconds(flow(update[0], "scd1")), seconds(flow(update[0], "scd2")));
+  }
+
+  /** Two AUTO CDC targets of the same change feed, one per SCD type, in a scratch pipeline of its own per key shape. */
+  private PipelineSpec pipeline(KeyShape shape) {
+    String name = "auto-cdc-" + shape.name().toLowerCase(Locale.ROOT);
+    return BenchSupport.pipeline(spark, root, name, DATABASE, """
         CREATE STREAMING TABLE scd1;
         CREATE FLOW scd1_flow AS AUTO CDC INTO scd1 FROM STREAM(%1$s) KEYS (id)
           APPLY AS DELETE WHEN op = 'DELETE' SEQUENCE BY seq COLUMNS * EXCEPT (op, seq);
