@@ -20,9 +20,11 @@ import io.sluice.execution.BatchSink;
 import io.sluice.execution.Checkpoints;
 import io.sluice.execution.ColumnNames;
 import io.sluice.execution.DeltaTarget;
+import io.sluice.execution.DeltaWrites;
 import io.sluice.execution.FlowRun;
 import io.sluice.execution.KeyBounds;
 import io.sluice.execution.Persisted;
+import io.sluice.execution.TableWriter;
 import io.sluice.execution.Tally;
 import io.sluice.graph.AutoCdcColumns;
 import io.sluice.graph.AutoCdcTableProperties;
@@ -108,13 +110,25 @@ public final class AutoCdcSink implements BatchSink {
       Changes changes = BatchSettings.forPlanning(session, rowCount, () -> changes(rows, batchId, persisted));
       Counts counts = changes.counts();
       if (counts.targetChanges() > 0) {
-        commits.commit(session, target, () -> KeyedDiff.merge(
-            DeltaTable.forName(session, table), changes.target(), changes.targetScope(), targetMatch(), false));
+        commits.commit(session, target, () -> applyToTarget(session, changes, counts));
       }
       if (counts.storeChanges() > 0) {
         commits.commit(session, store.target(), () -> store.append(changes.newEvents()));
       }
       return new Written(counts.upserted() + counts.deleted(), counts.metrics(rowCount, changes.truncates()));
+    }
+  }
+
+  /**
+   * Brings the target's rows to the batch's: a batch that only inserts rows (new keys, new
+   * versions, a first load) appends them, since the target holds no row of their keys (it holds
+   * what the stored events make of them, and those made none); any other batch is one MERGE.
+   */
+  private void applyToTarget(SparkSession session, Changes changes, Counts counts) {
+    if (counts.updated() == 0 && counts.removed() == 0) {
+      DeltaWrites.append(TableWriter.align(changes.target(), run.targetSchema()), table);
+    } else {
+      KeyedDiff.merge(DeltaTable.forName(session, table), changes.target(), changes.targetScope(), targetMatch(), false);
     }
   }
 

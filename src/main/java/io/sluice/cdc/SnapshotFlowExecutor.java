@@ -3,7 +3,7 @@ package io.sluice.cdc;
 import io.sluice.ErrorClass;
 import io.sluice.SluiceException;
 import io.sluice.execution.Checkpoints;
-import io.sluice.execution.DeltaWrites;
+import io.sluice.execution.DeltaTarget;
 import io.sluice.execution.FlowExecutor;
 import io.sluice.execution.FlowRun;
 import io.sluice.execution.OnceMarker;
@@ -57,7 +57,7 @@ public final class SnapshotFlowExecutor implements FlowExecutor {
       }
       Object version = checkVersion(run, next.get().version(), last);
       SnapshotEntry entry = new SnapshotEntry(
-          log.nextNumber(), version, DeltaWrites.tableVersion(run.spark(), run.target().name()), Optional.empty());
+          log.nextNumber(), version, DeltaTarget.table(run.target().name()).version(run.spark()), Optional.empty());
       log.begin(entry);
       run.withFlowConf(() -> {
         SnapshotSink at = sink.at(entry);
@@ -89,7 +89,7 @@ public final class SnapshotFlowExecutor implements FlowExecutor {
 
   /** The fingerprint with the target's version: a target changed by hand is brought back by the next snapshot. */
   private static Optional<String> withTargetVersion(FlowRun run, Optional<String> source) {
-    return source.map(s -> s + "@" + DeltaWrites.tableVersion(run.spark(), run.target().name()));
+    return source.map(s -> s + "@" + DeltaTarget.table(run.target().name()).version(run.spark()));
   }
 
   private Optional<SnapshotSource.Versioned> next(FlowRun run, Optional<Object> last) {

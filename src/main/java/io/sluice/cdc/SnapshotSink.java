@@ -13,6 +13,7 @@ import io.sluice.execution.BatchSink;
 import io.sluice.execution.Checkpoints;
 import io.sluice.execution.ColumnNames;
 import io.sluice.execution.CommitTag;
+import io.sluice.execution.DeltaTarget;
 import io.sluice.execution.DeltaWrites;
 import io.sluice.execution.FlowRun;
 import io.sluice.execution.Persisted;
@@ -122,13 +123,13 @@ final class SnapshotSink implements BatchSink {
     Dataset<Row> changes;
     if (mode.scdType().keepsHistory()) {
       match.add(AutoCdcColumns.START_AT);
-      Dataset<Row> open = DeltaWrites.readPinned(session, run.target().name())
+      Dataset<Row> open = DeltaTarget.table(run.target().name()).readPinned(session)
           .where(col(AutoCdcColumns.END_AT).isNull())
           .select(ColumnNames.cols(List.of(columns.targetSchema().fieldNames())));
       Dataset<Row> after = SnapshotHistory.after(open, rows, at, columns);
       changes = KeyedDiff.changes(open, after, match, others(match));
     } else {
-      Dataset<Row> before = DeltaWrites.readPinned(session, run.target().name())
+      Dataset<Row> before = DeltaTarget.table(run.target().name()).readPinned(session)
           .select(ColumnNames.cols(List.of(rows.columns())));
       changes = KeyedDiff.changes(before, rows, match, columns.values());
     }

@@ -3,7 +3,6 @@ package io.sluice.execution;
 import static org.apache.spark.sql.functions.expr;
 import static org.apache.spark.sql.functions.lit;
 
-import io.sluice.graph.DatasetName;
 import io.sluice.graph.SparkErrors;
 import java.util.function.Supplier;
 import org.apache.spark.sql.Dataset;
@@ -26,7 +25,7 @@ public final class DeltaWrites {
   private DeltaWrites() {}
 
   /** Appends in one commit. */
-  static void append(Dataset<Row> rows, String table) {
+  public static void append(Dataset<Row> rows, String table) {
     try {
       rows.writeTo(table).append();
     } catch (Exception e) {
@@ -52,36 +51,27 @@ public final class DeltaWrites {
     }
   }
 
-  /** The table as of its current version ({@link DeltaTarget#readPinned}). */
-  public static Dataset<Row> readPinned(SparkSession session, DatasetName table) {
-    return DeltaTarget.table(table).readPinned(session);
-  }
-
-  /** The table's current Delta version. */
-  public static long tableVersion(SparkSession spark, DatasetName table) {
-    return DeltaTarget.table(table).version(spark);
-  }
-
   /**
    * The Delta version of the commit that carries {@code tag}, looking from {@code fromVersion}
-   * on; -1 if there is none. Fails if the table's log no longer holds {@code fromVersion}.
+   * on; -1 if there is none. Fails, naming the fix, if the table's log from {@code fromVersion}
+   * cannot be read (Delta cleans up its log after {@code delta.logRetentionDuration}).
    */
   public static long commitOf(SparkSession spark, DeltaTarget table, CommitTag tag, long fromVersion) {
-    Iterator<Tuple2<Object, Seq<Action>>> commits;
     try {
-      commits = table.log(spark).getChanges(fromVersion, Option.empty(), true);
+      Iterator<Tuple2<Object, Seq<Action>>> commits = table.log(spark).getChanges(fromVersion, Option.empty(), true);
+      while (commits.hasNext()) {
+        Tuple2<Object, Seq<Action>> commit = commits.next();
+        if (tag.marks(CollectionConverters.asJava(commit._2()))) {
+          return (Long) commit._1();
+        }
+      }
+      return -1;
     } catch (RuntimeException e) {
       throw new IllegalStateException("cannot tell whether batch " + tag.batch() + " committed to " + table.key()
-          + ": its log no longer holds version " + fromVersion + " (" + SparkErrors.firstLine(e)
-          + "); a full refresh of the flow starts it again", e);
+          + ": its log from version " + fromVersion + " cannot be read (" + SparkErrors.firstLine(e) + "); if Delta"
+          + " cleaned it up, it no longer holds version " + fromVersion + ", and a full refresh of the flow starts it"
+          + " again", e);
     }
-    while (commits.hasNext()) {
-      Tuple2<Object, Seq<Action>> commit = commits.next();
-      if (tag.marks(CollectionConverters.asJava(commit._2()))) {
-        return (Long) commit._1();
-      }
-    }
-    return -1;
   }
 
   /**

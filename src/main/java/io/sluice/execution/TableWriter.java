@@ -13,10 +13,10 @@ import org.apache.spark.sql.types.StructField;
 import org.apache.spark.sql.types.StructType;
 
 /** Shapes a flow's rows to its table: by name, in the table's column order, missing columns NULL. */
-final class TableWriter {
+public final class TableWriter {
   private TableWriter() {}
 
-  static Dataset<Row> align(Dataset<Row> rows, StructType table) {
+  public static Dataset<Row> align(Dataset<Row> rows, StructType table) {
     List<Column> columns = new ArrayList<>();
     for (StructField field : table.fields()) {
       Column value = Identifiers.field(rows.schema(), field.name()).map(f -> ColumnNames.col(f.name())).orElse(lit(null));

@@ -13,7 +13,6 @@ import io.sluice.execution.BatchLog;
 import io.sluice.execution.BatchSink;
 import io.sluice.execution.ColumnNames;
 import io.sluice.execution.DeltaTarget;
-import io.sluice.execution.DeltaWrites;
 import io.sluice.execution.FlowRun;
 import io.sluice.execution.KeyBounds;
 import io.sluice.execution.Persisted;
@@ -84,7 +83,7 @@ public final class ReplaceUsingSink implements BatchSink {
           .drop("__sluice_batch_max"));
       Dataset<Row> batchKeys = kept.groupBy(array(keyColumns(""))).agg(max(col(SEQ)).as(SEQ));
       KeyBounds bounds = KeyBounds.of(batchKeys, mode.keys().get(0));
-      Dataset<Row> stored = DeltaWrites.readPinned(session, run.target().name())
+      Dataset<Row> stored = DeltaTarget.table(run.target().name()).readPinned(session)
           .where(bounds.on(ColumnNames.col(mode.keys().get(0))))
           .groupBy(array(keyColumns(""))).agg(max(mode.sequence()).as(TARGET_SEQ));
       Dataset<Row> decisions = persisted.keep(batchKeys.as("b").join(stored.as("t"), keysMatch("b", "t"), "left")

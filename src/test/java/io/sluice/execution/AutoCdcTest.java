@@ -149,7 +149,7 @@ class AutoCdcTest {
         }
       }
     }
-    for (int order = 0; order < 3; order++) {
+    for (int order = 0; order < 2; order++) {
       List<CdcModel.Event> shuffled = new ArrayList<>(events);
       Collections.shuffle(shuffled, random);
       TestPipeline p = new TestPipeline(Files.createDirectories(dir.resolve("order" + order))).sql("""
