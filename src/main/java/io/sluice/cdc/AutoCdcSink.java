@@ -43,10 +43,10 @@ import org.apache.spark.sql.types.StructField;
  * One micro-batch of an AUTO CDC flow (SEMANTICS §4). The batch's events are combined with
  * the events the state store holds for the same keys and replayed in sequence order into the
  * rows those keys should have; the stored events alone replay into the rows they have now.
- * One MERGE of only what differs brings the target there, and the batch's new events are
- * appended to the store.
+ * One MERGE of only what differs (an append, when that is only new rows) brings the target
+ * there, and the batch's new events are appended to the store.
  *
- * <p>Exactly-once: the MERGE and the append are the batch's two commits in its
+ * <p>Exactly-once: the target's write and the store's append are the batch's two commits in its
  * {@link BatchLog}, the target's first. The replay depends only on the store and the batch,
  * so a batch replayed after a crash between the two commits computes the same result: the
  * target's commit is found made and the store's is made.

@@ -7,8 +7,8 @@ import org.apache.spark.sql.Row;
  * A flow that runs once (AUTO CDC ONCE): its source is read as one batch on the first
  * update, and never again until a full refresh clears its checkpoint. The batch is written
  * as batch 0 of its {@link BatchLog}, so a crash before it is marked done cannot apply it twice,
- * and reads the table versions of its first attempt ({@link OnceInput}), so an attempt after a
- * crash makes its missing commits of the same rows.
+ * and, once the batch has begun, reads the table versions of that attempt ({@link OnceInput}),
+ * so an attempt after a crash makes its missing commits of the same rows.
  */
 public final class OnceFlowExecutor implements FlowExecutor {
   private final Checkpoints checkpoints;
@@ -26,7 +26,8 @@ public final class OnceFlowExecutor implements FlowExecutor {
       return;
     }
     BatchSink sink = sinks.create(run, run.target().name().quoted(), BatchLog.open(checkpoints, run));
-    OnceInput input = OnceInput.open(run.spark(), checkpoints.location(run.target().name(), run.flow().name()));
+    boolean begun = BatchLog.unfinished(checkpoints, run.target().name(), run.flow().name()).isPresent();
+    OnceInput input = OnceInput.open(run.spark(), checkpoints.location(run.target().name(), run.flow().name()), begun);
     Dataset<Row> rows = run.buildQuery(input);
     input.save();
     run.withFlowConf(() -> {

@@ -17,8 +17,9 @@ import org.apache.spark.sql.SparkSession;
 
 /**
  * The Delta version of each table a flow that runs once read, kept in its checkpoint
- * ({@code once-input}, JSON: table -> version) before its first commit. Its attempt after a
- * crash reads the same versions, so its commits are of the same rows (SEMANTICS §5.7). Files
+ * ({@code once-input}, JSON: table -> version) before its batch begins. Its attempt after a
+ * crash in the middle of the batch reads the same versions, so its commits are of the same rows
+ * (SEMANTICS §5.7). Files
  * read with {@code read_files} and tables of other formats are read as they are.
  */
 final class OnceInput implements TablePins {
@@ -34,11 +35,16 @@ final class OnceInput implements TablePins {
     this.versions = versions;
   }
 
-  /** The versions the flow's earlier attempt recorded, if it made one. */
-  static OnceInput open(SparkSession spark, Path checkpoint) {
+  /**
+   * The versions an earlier attempt recorded, if it began its batch ({@code batchBegun}: it may
+   * have made some of its commits). An attempt that stopped before (a failed expectation, a
+   * query error) committed nothing, so this one reads the tables as they are now: a user who
+   * fixed the input gets the fix.
+   */
+  static OnceInput open(SparkSession spark, Path checkpoint, boolean batchBegun) {
     Path file = checkpoint.resolve(FILE);
     try {
-      Map<String, Long> versions = Files.exists(file)
+      Map<String, Long> versions = batchBegun && Files.exists(file)
           ? JSON.readValue(file.toFile(), new TypeReference<TreeMap<String, Long>>() {})
           : new TreeMap<>();
       return new OnceInput(spark, file, versions);

@@ -1,6 +1,7 @@
 package io.sluice.execution;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.sluice.graph.DatasetName;
@@ -98,6 +99,22 @@ class ReplayedBatchTest {
       assertEquals(stored.get(target), p.spark().read().format("delta").load(store.toString()).count(),
           target + ": the store got the events its target got, not the row that came since");
     }
+  }
+
+  @Test
+  void aOnceFlowStoppedBeforeItsBatchBeganReadsTheFixedInputNextTime() {
+    TestPipeline p = new TestPipeline(dir).sql("""
+        CREATE STREAMING TABLE current (CONSTRAINT has_value EXPECT (v IS NOT NULL) ON VIOLATION FAIL UPDATE);
+        CREATE FLOW backfill AS AUTO CDC ONCE INTO current FROM cdc KEYS (id)
+          SEQUENCE BY seq COLUMNS * EXCEPT (op, seq);
+        """);
+    createCdc(p);
+    insert(p, "(1, 'a', 'U', 1), (2, NULL, 'U', 1)");
+    UpdateResult failed = p.run();
+    assertFalse(failed.succeeded(), "the expectation stops the flow: " + failed.flows());
+    p.spark().sql("UPDATE " + p.database() + ".cdc SET v = 'b' WHERE id = 2");
+    runOk(p);
+    assertEquals(List.of("[1,a]", "[2,b]"), p.rows("SELECT * FROM current"), "the run after the fix reads the fix");
   }
 
   @Test
