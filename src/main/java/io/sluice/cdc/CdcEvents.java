@@ -49,7 +49,7 @@ final class CdcEvents {
   CdcEvents(ResolvedFlow flow, FlowMode.AutoCdc mode) {
     this.flow = flow;
     this.mode = mode;
-    this.columns = flow.autoCdc().orElseThrow();
+    this.columns = AutoCdcColumns.of(flow);
   }
 
   FlowMode.AutoCdc mode() {

@@ -60,7 +60,7 @@ final class SnapshotSink implements BatchSink {
     this.run = run;
     this.table = run.target().name().quoted();
     this.appId = appId;
-    this.columns = run.flow().autoCdc().orElseThrow();
+    this.columns = AutoCdcColumns.of(run.flow());
     this.mode = mode;
     this.shared = shared;
   }

@@ -1,9 +1,13 @@
 package io.sluice.cli;
 
+import java.util.ServiceLoader;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
-/** {@code sluice}: the command line. Each subcommand is its own class. */
+/**
+ * {@code sluice}: the command line. Each subcommand is its own class; those of the tools jar
+ * ({@link ToolCommand}) join when it is on the class path.
+ */
 @Command(
     name = "sluice",
     mixinStandardHelpOptions = true,
@@ -14,9 +18,7 @@ import picocli.CommandLine.Command;
       RunCommand.class,
       DryRunCommand.class,
       QueryCommand.class,
-      EventsCommand.class,
-      SamplesCommand.class,
-      BenchCommand.class
+      EventsCommand.class
     })
 public final class SluiceCli implements Runnable {
   @Override
@@ -25,7 +27,9 @@ public final class SluiceCli implements Runnable {
   }
 
   public static void main(String[] args) {
-    int code = new CommandLine(new SluiceCli()).execute(args);
+    CommandLine cli = new CommandLine(new SluiceCli());
+    ServiceLoader.load(ToolCommand.class).forEach(cli::addSubcommand);
+    int code = cli.execute(args);
     System.exit(code);
   }
 }

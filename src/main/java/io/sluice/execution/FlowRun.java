@@ -133,7 +133,7 @@ public final class FlowRun {
       ExpectationChecker.Checked checked = BatchSettings.forCounts(session, () -> checker.check(cached));
       BatchQuality quality = checked.quality();
       // AUTO CDC sinks take change events, in the source's shape; the others take table rows.
-      Dataset<Row> rows = flow.autoCdc().isPresent() ? checked.rows() : TableWriter.align(checked.rows(), targetSchema);
+      Dataset<Row> rows = flow.output().changeEvents() ? checked.rows() : TableWriter.align(checked.rows(), targetSchema);
       long outputRows = quality.outputRows();
       BatchSink.Written written =
           BatchSettings.forWrite(session, outputRows, () -> sink.write(rows, batchId, outputRows));

@@ -29,10 +29,24 @@ import org.apache.spark.sql.types.StructType;
  */
 public record AutoCdcColumns(
     List<String> keys, List<String> values, List<String> tracked, List<String> ignoreNull, DataType sequenceType,
-    StructType targetSchema, List<String> warnings) {
+    StructType targetSchema, List<String> warnings) implements FlowOutput {
   /** SCD type 2's version columns, of the sequence's type. */
   public static final String START_AT = "__START_AT";
   public static final String END_AT = "__END_AT";
+
+  /** The resolved clauses of an AUTO CDC or FROM SNAPSHOT flow. */
+  public static AutoCdcColumns of(ResolvedFlow flow) {
+    if (flow.output() instanceof AutoCdcColumns columns) {
+      return columns;
+    }
+    throw new IllegalStateException("flow '" + flow.name() + "' is not an AUTO CDC flow");
+  }
+
+  /** Their batches are change events (or snapshots), in the source's shape. */
+  @Override
+  public boolean changeEvents() {
+    return true;
+  }
 
   public static AutoCdcColumns resolve(SparkSession spark, FlowDefinition flow, FlowMode.AutoCdc mode, StructType source) {
     Origin origin = flow.origin();

@@ -45,7 +45,7 @@ final class AutoCdcValidator {
       }
     }
     if (mode.scdType().keepsHistory()) {
-      checkVersionColumns(graph, flow, flow.autoCdc().orElseThrow().sequenceType(), "the type of its SEQUENCE BY");
+      checkVersionColumns(graph, flow, AutoCdcColumns.of(flow).sequenceType(), "the type of its SEQUENCE BY");
     }
   }
 

@@ -77,9 +77,9 @@ public final class GraphResolver {
     } catch (Exception e) {
       throw SparkErrors.isAnalysisError(e) ? queryError(flow, e) : SparkErrors.unchecked(e);
     }
-    Optional<AutoCdcColumns> autoCdc = flow.mode().accept(new KeyedColumns(flow, df.schema(), resolution));
+    FlowOutput output = flow.mode().accept(new Output(flow, df.schema(), resolution));
     resolved.put(flow.name(), new ResolvedFlow(
-        flow, df.schema(), df.isStreaming(), resolution.inputs(), resolution.streamingInputs(), autoCdc));
+        flow, df.schema(), df.isStreaming(), resolution.inputs(), resolution.streamingInputs(), output));
     DatasetDefinition target = graph.datasets().get(flow.target());
     if (target.type().isView()) {
       views.put(target.name(), df);
@@ -160,43 +160,43 @@ public final class GraphResolver {
         "datasets read each other in a cycle: " + String.join(" -> ", names));
   }
 
-  /** An AUTO CDC flow's clauses resolved against its query's columns; nothing for other kinds. */
-  private final class KeyedColumns implements FlowMode.Visitor<Optional<AutoCdcColumns>> {
+  /** What a flow writes: its query's rows, or an AUTO CDC flow's clauses resolved against its query's columns. */
+  private final class Output implements FlowMode.Visitor<FlowOutput> {
     private final FlowDefinition flow;
     private final StructType schema;
     private final FlowResolution resolution;
 
-    KeyedColumns(FlowDefinition flow, StructType schema, FlowResolution resolution) {
+    Output(FlowDefinition flow, StructType schema, FlowResolution resolution) {
       this.flow = flow;
       this.schema = schema;
       this.resolution = resolution;
     }
 
     @Override
-    public Optional<AutoCdcColumns> append(FlowMode.Append mode) {
-      return Optional.empty();
+    public FlowOutput append(FlowMode.Append mode) {
+      return new FlowOutput.QueryRows(schema);
     }
 
     @Override
-    public Optional<AutoCdcColumns> replaceUsing(FlowMode.ReplaceUsing mode) {
-      return Optional.empty();
+    public FlowOutput replaceUsing(FlowMode.ReplaceUsing mode) {
+      return new FlowOutput.QueryRows(schema);
     }
 
     @Override
-    public Optional<AutoCdcColumns> replaceWhere(FlowMode.ReplaceWhere mode) {
-      return Optional.empty();
+    public FlowOutput replaceWhere(FlowMode.ReplaceWhere mode) {
+      return new FlowOutput.QueryRows(schema);
     }
 
     @Override
-    public Optional<AutoCdcColumns> autoCdc(FlowMode.AutoCdc mode) {
-      return Optional.of(AutoCdcColumns.resolve(spark, flow, mode, schema));
+    public FlowOutput autoCdc(FlowMode.AutoCdc mode) {
+      return AutoCdcColumns.resolve(spark, flow, mode, schema);
     }
 
     @Override
-    public Optional<AutoCdcColumns> autoCdcFromSnapshot(FlowMode.AutoCdcFromSnapshot mode) {
+    public FlowOutput autoCdcFromSnapshot(FlowMode.AutoCdcFromSnapshot mode) {
       DataType versionType = mode.versions().isEmpty() ? DataTypes.TimestampType
           : FlowConf.withSqlConf(spark, flow.sqlConf(), () -> mode.versions().get().versionType(resolution));
-      return Optional.of(AutoCdcColumns.resolveSnapshot(flow, mode, schema, versionType));
+      return AutoCdcColumns.resolveSnapshot(flow, mode, schema, versionType);
     }
   }
 }

@@ -100,7 +100,7 @@ public final class GraphValidator {
       }
       // An AUTO CDC target's expectations check the change events, which have the source's columns.
       Optional<StructType> changes = graph.flowsInto(dataset.name()).stream()
-          .filter(f -> f.autoCdc().isPresent()).map(ResolvedFlow::schema).findFirst();
+          .filter(f -> f.output().changeEvents()).map(ResolvedFlow::schema).findFirst();
       validateExpectations(spark, dataset, changes.orElse(schema));
     }
   }

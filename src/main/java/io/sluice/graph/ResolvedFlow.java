@@ -1,6 +1,5 @@
 package io.sluice.graph;
 
-import java.util.Optional;
 import java.util.Set;
 import org.apache.spark.sql.types.StructType;
 
@@ -9,11 +8,11 @@ import org.apache.spark.sql.types.StructType;
  *
  * @param schema the columns its query returns
  * @param streamingInputs the inputs among {@code inputs} that it reads as streams
- * @param autoCdc an AUTO CDC flow's clauses, resolved against its query's columns
+ * @param output what it writes into its target, resolved against its query's columns
  */
 public record ResolvedFlow(
     FlowDefinition definition, StructType schema, boolean streaming, Set<DatasetName> inputs,
-    Set<DatasetName> streamingInputs, Optional<AutoCdcColumns> autoCdc) {
+    Set<DatasetName> streamingInputs, FlowOutput output) {
   public ResolvedFlow {
     inputs = Set.copyOf(inputs);
     streamingInputs = Set.copyOf(streamingInputs);
@@ -21,7 +20,7 @@ public record ResolvedFlow(
 
   /** The columns it writes into its target: the query's, or an AUTO CDC flow's target columns. */
   public StructType writtenSchema() {
-    return autoCdc.map(AutoCdcColumns::targetSchema).orElse(schema);
+    return output.targetSchema();
   }
 
   public DatasetName name() {

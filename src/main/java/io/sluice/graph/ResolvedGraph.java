@@ -25,7 +25,7 @@ public record ResolvedGraph(DataflowGraph graph, List<ResolvedFlow> flows, Map<D
 
   /** What resolution accepted but warns about (SEMANTICS §5.7), flow by flow. */
   public List<String> warnings() {
-    return flows.stream().flatMap(f -> f.autoCdc().stream()).flatMap(c -> c.warnings().stream()).toList();
+    return flows.stream().flatMap(f -> f.output().warnings().stream()).toList();
   }
 
   /** Datasets in the order their first flow runs. */

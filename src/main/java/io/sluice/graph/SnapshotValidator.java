@@ -11,7 +11,7 @@ final class SnapshotValidator {
     Origin origin = flow.definition().origin();
     String name = "AUTO CDC FROM SNAPSHOT flow '" + flow.name() + "'";
     DatasetDefinition target = AutoCdcValidator.streamingTarget(graph, flow, name);
-    AutoCdcColumns columns = flow.autoCdc().orElseThrow();
+    AutoCdcColumns columns = AutoCdcColumns.of(flow);
     if (mode.scdType().keepsHistory()) {
       AutoCdcValidator.checkVersionColumns(graph, flow, columns.sequenceType(), "the type of its snapshot versions");
     }
@@ -25,7 +25,7 @@ final class SnapshotValidator {
             + "', which " + otherName + " writes too; a snapshot target may only share with AUTO CDC flows"
             + " from a change feed, as SCD type 1");
       }
-      AutoCdcColumns otherColumns = other.autoCdc().orElseThrow();
+      AutoCdcColumns otherColumns = AutoCdcColumns.of(other);
       String problem = mode.scdType().keepsHistory() || cdc.scdType().keepsHistory() ? "both must be SCD type 1"
           : !AutoCdcValidator.sameKeys(mode.keys(), cdc.keys()) ? "it uses KEYS (" + String.join(", ", cdc.keys())
               + ") where this flow uses KEYS (" + String.join(", ", mode.keys()) + "); the keys must match, in order"

@@ -13,6 +13,7 @@ import io.sluice.execution.BatchLog;
 import io.sluice.execution.BatchSink;
 import io.sluice.execution.ColumnNames;
 import io.sluice.execution.DeltaTarget;
+import io.sluice.execution.DeltaWrites;
 import io.sluice.execution.FlowRun;
 import io.sluice.execution.KeyBounds;
 import io.sluice.execution.Persisted;
@@ -37,6 +38,8 @@ import org.apache.spark.sql.expressions.Window;
  * to insert (they never match) and, per key to replace, one control row that matches all
  * of the key's target rows and deletes them; one source row per target row, so Delta's
  * "multiple source rows matched" cannot occur.
+ *
+ * <p>A batch that replaces no key is appended instead: it only adds rows.
  *
  * <p>Cost: Delta does not prune target files by the source's key values, so the target is
  * read through literal predicates on the first key taken from the batch (an IN list, or a
@@ -98,7 +101,7 @@ public final class ReplaceUsingSink implements BatchSink {
       long appended = counts[0][1];
       long keysReplaced = counts[1][0];
       long removed = inserted + appended + keysReplaced == 0 ? 0
-          : commits.commit(session, target, () -> merge(session, data, decisions, bounds), 0L);
+          : commits.commit(session, target, () -> write(session, data, decisions, bounds, keysReplaced), 0L);
       Map<String, Object> metrics = new LinkedHashMap<>();
       metrics.put("keys_replaced", keysReplaced);
       metrics.put("rows_inserted", inserted);
@@ -107,6 +110,19 @@ public final class ReplaceUsingSink implements BatchSink {
       metrics.put("target_rows_removed", removed);
       return new Written(inserted + appended, metrics);
     }
+  }
+
+  /**
+   * Writes one batch; returns the number of target rows it deleted. A batch that replaces no
+   * key (new keys, rows at a key's stored sequence, a first load) only adds rows: it is appended.
+   */
+  private long write(SparkSession session, Dataset<Row> data, Dataset<Row> decisions, KeyBounds bounds,
+      long keysReplaced) {
+    if (keysReplaced == 0) {
+      DeltaWrites.append(data.select(array(tableColumns(""))), table);
+      return 0;
+    }
+    return merge(session, data, decisions, bounds);
   }
 
   /** The MERGE of one batch; returns the number of target rows it deleted. */

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.delta.tables.DeltaTable;
 import io.sluice.testing.TestPipeline;
 import io.sluice.update.UpdateResult;
 import java.nio.file.Files;
@@ -55,6 +56,10 @@ class ReplaceUsingTest {
             "[2,desktop,click,1]", "[2,iOS,click,1]",
             "[3,desktop,click,2]"),
         p.rows("SELECT * FROM regions"));
+    assertEquals(List.of("[1,WRITE]", "[2,MERGE]"), DeltaTable.forName(p.spark(), p.database() + ".regions").history()
+            .where("version > 0").selectExpr("version", "operation").orderBy("version").collectAsList().stream()
+            .map(Row::toString).toList(),
+        "the first batch only inserts keys: appended; the second replaces key 1: merged");
   }
 
   @Test

@@ -17,7 +17,7 @@ import picocli.CommandLine.Spec;
 /** {@code sluice bench replace-using | auto-cdc | snapshot}: the benchmarks; each prints a table of figures. */
 @Command(name = "bench", description = "Benchmark a flow kind against what a user would write without it.",
     subcommands = {BenchCommand.ReplaceUsing.class, BenchCommand.AutoCdc.class, BenchCommand.Snapshot.class})
-final class BenchCommand implements Callable<Integer> {
+public final class BenchCommand implements Callable<Integer>, ToolCommand {
   @Spec CommandSpec spec;
 
   @Override

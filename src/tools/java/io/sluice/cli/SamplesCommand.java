@@ -10,7 +10,7 @@ import picocli.CommandLine.Option;
 
 /** {@code sluice samples}: the bookings sample tables, in the pipeline's catalog. */
 @Command(name = "samples", description = "Create the bookings sample tables (wanderbricks.booking_updates, wanderbricks.payments).")
-final class SamplesCommand extends PipelineCommand {
+public final class SamplesCommand extends PipelineCommand implements ToolCommand {
   @Mixin PipelineDir folder;
 
   @Option(names = "--scale", defaultValue = "10000", description = "Number of bookings (default ${DEFAULT-VALUE}); about 3 updates each.")
