@@ -23,6 +23,7 @@ import io.sluice.execution.DeltaTarget;
 import io.sluice.execution.DeltaWrites;
 import io.sluice.execution.FlowRun;
 import io.sluice.execution.KeyBounds;
+import io.sluice.execution.KeyClustering;
 import io.sluice.execution.Persisted;
 import io.sluice.execution.TableWriter;
 import io.sluice.execution.Tally;
@@ -113,7 +114,8 @@ public final class AutoCdcSink implements BatchSink {
         commits.commit(session, target, () -> applyToTarget(session, changes, counts));
       }
       if (counts.storeChanges() > 0) {
-        commits.commit(session, store.target(), () -> store.append(changes.newEvents()));
+        commits.commit(session, store.target(),
+            () -> store.append(KeyClustering.byKeys(changes.newEvents(), columns.keys(), counts.storeChanges())));
       }
       return new Written(counts.upserted() + counts.deleted(), counts.metrics(rowCount, changes.truncates()));
     }
@@ -122,11 +124,13 @@ public final class AutoCdcSink implements BatchSink {
   /**
    * Brings the target's rows to the batch's: a batch that only inserts rows (new keys, new
    * versions, a first load) appends them, since the target holds no row of their keys (it holds
-   * what the stored events make of them, and those made none); any other batch is one MERGE.
+   * what the stored events make of them, and those made none), in key ranges
+   * ({@link KeyClustering}); any other batch is one MERGE.
    */
   private void applyToTarget(SparkSession session, Changes changes, Counts counts) {
     if (counts.updated() == 0 && counts.removed() == 0) {
-      DeltaWrites.append(TableWriter.align(changes.target(), run.targetSchema()), table);
+      Dataset<Row> rows = TableWriter.align(changes.target(), run.targetSchema());
+      DeltaWrites.append(KeyClustering.byKeys(rows, columns.keys(), counts.inserted()), table);
     } else {
       KeyedDiff.merge(DeltaTable.forName(session, table), changes.target(), changes.targetScope(), targetMatch(), false);
     }
@@ -145,11 +149,14 @@ public final class AutoCdcSink implements BatchSink {
     Truncation truncation = Truncation.of(session, store, incoming, truncates());
     Dataset<Row> changed = incoming.where(col(OP).notEqual(lit(TRUNCATE)));
     String firstKey = columns.keys().get(0);
-    Scope scope = truncation.isNew()
+    boolean firstEvents = store.isEmpty(session);
+    Scope scope = truncation.isNew() || firstEvents
         ? Scope.everything()
         : Scope.of(changed.select(ColumnNames.cols(columns.keys())).distinct(), firstKey);
-    Dataset<Row> storedEvents = persisted.keep(
-        scope.select(store.read(session).where(col(OP).notEqual(lit(TRUNCATE))), columns.keys()).drop(RECORDED_AT));
+    Dataset<Row> read = scope.select(store.read(session).where(col(OP).notEqual(lit(TRUNCATE))), columns.keys())
+        .drop(RECORDED_AT);
+    // An empty store stays a local relation, which the optimizer drops from the joins below.
+    Dataset<Row> storedEvents = firstEvents ? read : persisted.keep(read);
     Dataset<Row> known = storedEvents.unionByName(changed, true);
     CdcReplay replay = replay(persisted.keep(truncation.after(events.dedupe(known))));
     Dataset<Row> newEvents = persisted.keep(
@@ -163,7 +170,7 @@ public final class AutoCdcSink implements BatchSink {
     List<String> targetMatch = targetMatch();
     Dataset<Row> targetChanges = persisted.keep(KeyedDiff.changes(
         targetBefore.select(ColumnNames.cols(List.of(replay.rows().columns()))), replay.rows(), targetMatch, others(targetMatch)));
-    Counts counts = Counts.of(newEvents, targetChanges, rivals(known, changed));
+    Counts counts = Counts.of(newEvents, targetChanges, firstEvents ? events.rivals(known) : rivals(known, changed));
     warnAboutRivals(counts.rivalKeys(), batchId);
     return new Changes(targetChanges, scope.on(col("t", firstKey)), newEvents, counts, truncation.isNew());
   }

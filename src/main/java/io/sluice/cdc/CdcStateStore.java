@@ -47,9 +47,21 @@ final class CdcStateStore {
     return new CdcStateStore(path);
   }
 
-  /** The store as of its current version ({@link DeltaTarget#readPinned}). */
+  /**
+   * The store as of its current version ({@link DeltaTarget#readPinned}). Until its first
+   * append it holds no event, and is read as an empty local relation: Spark's optimizer drops
+   * those from joins and unions, so a first load does not shuffle its events against it.
+   */
   Dataset<Row> read(SparkSession session) {
+    if (isEmpty(session)) {
+      return session.createDataFrame(List.of(), target().schema(session));
+    }
     return target().readPinned(session);
+  }
+
+  /** Whether the store is as {@link #open} created it: no event appended yet. */
+  boolean isEmpty(SparkSession session) {
+    return version(session) == 0;
   }
 
   /** The store as a table flows commit to. */

@@ -7,6 +7,7 @@ import org.apache.spark.sql.DataFrameReader;
 import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
 import org.apache.spark.sql.SparkSession;
+import org.apache.spark.sql.types.StructType;
 import org.apache.spark.sql.catalyst.TableIdentifier;
 import org.apache.spark.sql.delta.DeltaLog;
 import org.apache.spark.sql.delta.Snapshot;
@@ -49,6 +50,11 @@ public final class DeltaTarget {
   /** The table's current Delta version. */
   public long version(SparkSession spark) {
     return latest.apply(spark)._2().version();
+  }
+
+  /** The table's schema at its current version. */
+  public StructType schema(SparkSession spark) {
+    return latest.apply(spark)._2().schema();
   }
 
   /**

@@ -16,6 +16,7 @@ import io.sluice.execution.DeltaTarget;
 import io.sluice.execution.DeltaWrites;
 import io.sluice.execution.FlowRun;
 import io.sluice.execution.KeyBounds;
+import io.sluice.execution.KeyClustering;
 import io.sluice.execution.Persisted;
 import io.sluice.execution.Tally;
 import io.sluice.graph.FlowMode;
@@ -101,7 +102,7 @@ public final class ReplaceUsingSink implements BatchSink {
       long appended = counts[0][1];
       long keysReplaced = counts[1][0];
       long removed = inserted + appended + keysReplaced == 0 ? 0
-          : commits.commit(session, target, () -> write(session, data, decisions, bounds, keysReplaced), 0L);
+          : commits.commit(session, target, () -> write(session, data, decisions, bounds, keysReplaced, inserted + appended), 0L);
       Map<String, Object> metrics = new LinkedHashMap<>();
       metrics.put("keys_replaced", keysReplaced);
       metrics.put("rows_inserted", inserted);
@@ -114,12 +115,13 @@ public final class ReplaceUsingSink implements BatchSink {
 
   /**
    * Writes one batch; returns the number of target rows it deleted. A batch that replaces no
-   * key (new keys, rows at a key's stored sequence, a first load) only adds rows: it is appended.
+   * key (new keys, rows at a key's stored sequence, a first load) only adds rows: it is appended,
+   * in key ranges ({@link KeyClustering}).
    */
   private long write(SparkSession session, Dataset<Row> data, Dataset<Row> decisions, KeyBounds bounds,
-      long keysReplaced) {
+      long keysReplaced, long rows) {
     if (keysReplaced == 0) {
-      DeltaWrites.append(data.select(array(tableColumns(""))), table);
+      DeltaWrites.append(KeyClustering.byKeys(data.select(array(tableColumns(""))), mode.keys(), rows), table);
       return 0;
     }
     return merge(session, data, decisions, bounds);

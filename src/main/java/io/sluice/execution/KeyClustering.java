@@ -1,0 +1,32 @@
+package io.sluice.execution;
+
+import java.util.List;
+import org.apache.spark.sql.Dataset;
+import org.apache.spark.sql.Row;
+
+/**
+ * The file layout of a large keyed append (a first load, above all): rows go out in ranges of
+ * their keys, one range per file, so each file's statistics cover a narrow range of the first
+ * key and the {@link KeyBounds} of later batches skip the files their keys are not in. Written
+ * as they come, each file would hold keys from the whole key space, and every later batch
+ * would read the whole table.
+ */
+public final class KeyClustering {
+  /** About how many rows each file of a clustered append holds. */
+  static final long ROWS_PER_FILE = 250_000;
+
+  private KeyClustering() {}
+
+  /** {@code rows} (about {@code rowCount} of them) in key ranges, when there are more than fill one file. */
+  public static Dataset<Row> byKeys(Dataset<Row> rows, List<String> keys, long rowCount) {
+    return byKeys(rows, keys, rowCount, ROWS_PER_FILE);
+  }
+
+  static Dataset<Row> byKeys(Dataset<Row> rows, List<String> keys, long rowCount, long rowsPerFile) {
+    if (rowCount <= rowsPerFile) {
+      return rows;
+    }
+    int files = (int) Math.min(Integer.MAX_VALUE, (rowCount + rowsPerFile - 1) / rowsPerFile);
+    return rows.repartitionByRange(files, ColumnNames.cols(keys));
+  }
+}
