@@ -34,7 +34,7 @@ public final class DeltaWrites {
   }
 
   /** Replaces all rows of the table in one commit. */
-  static void overwrite(Dataset<Row> rows, String table) {
+  public static void overwrite(Dataset<Row> rows, String table) {
     try {
       rows.writeTo(table).overwrite(lit(true));
     } catch (Exception e) {

@@ -1,6 +1,6 @@
 package io.sluice.bench;
 
-import static io.sluice.bench.BenchSupport.append;
+import static io.sluice.execution.DeltaWrites.append;
 import static io.sluice.bench.BenchSupport.copy;
 import static io.sluice.bench.BenchSupport.count;
 import static io.sluice.bench.BenchSupport.expect;

@@ -1,8 +1,6 @@
 package io.sluice.bench;
 
-import static org.apache.spark.sql.functions.lit;
 
-import io.sluice.graph.SparkErrors;
 import io.sluice.spec.PipelineSpec;
 import io.sluice.spec.SpecLoader;
 import io.sluice.update.FlowOutcome;
@@ -91,22 +89,6 @@ final class BenchSupport {
         : String.format(Locale.ROOT, "%.1f (%.0f/s)", seconds, perSecond);
   }
 
-  static void append(Dataset<Row> rows, String table) {
-    try {
-      rows.writeTo(table).append();
-    } catch (Exception e) {
-      throw SparkErrors.unchecked(e);
-    }
-  }
-
-  /** Replaces all rows of {@code table} with {@code rows} in one commit. */
-  static void overwrite(Dataset<Row> rows, String table) {
-    try {
-      rows.writeTo(table).overwrite(lit(true));
-    } catch (Exception e) {
-      throw SparkErrors.unchecked(e);
-    }
-  }
 
   /** A plain Delta table with {@code table}'s rows (and deletion vectors, like Sluice's keyed targets), so baselines pay for the same kind of writes. */
   static void copy(SparkSession spark, String table, String copy) {

@@ -1,6 +1,6 @@
 package io.sluice.bench;
 
-import static io.sluice.bench.BenchSupport.append;
+import static io.sluice.execution.DeltaWrites.append;
 import static io.sluice.bench.BenchSupport.pipeline;
 import static io.sluice.bench.BenchSupport.rate;
 import static io.sluice.bench.BenchSupport.time;

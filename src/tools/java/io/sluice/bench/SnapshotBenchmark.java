@@ -5,12 +5,12 @@ import static io.sluice.bench.BenchSupport.count;
 import static io.sluice.bench.BenchSupport.expect;
 import static io.sluice.bench.BenchSupport.flow;
 import static io.sluice.bench.BenchSupport.initialLoad;
-import static io.sluice.bench.BenchSupport.overwrite;
 import static io.sluice.bench.BenchSupport.pipeline;
 import static io.sluice.bench.BenchSupport.rate;
 import static io.sluice.bench.BenchSupport.seconds;
 import static io.sluice.bench.BenchSupport.time;
 import static io.sluice.bench.BenchSupport.update;
+import static io.sluice.execution.DeltaWrites.overwrite;
 
 import io.sluice.graph.AutoCdcColumns;
 import io.sluice.spec.PipelineSpec;
