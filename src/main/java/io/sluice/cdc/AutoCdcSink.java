@@ -170,6 +170,7 @@ public final class AutoCdcSink implements BatchSink {
     List<String> targetMatch = targetMatch();
     Dataset<Row> targetChanges = persisted.keep(KeyedDiff.changes(
         targetBefore.select(ColumnNames.cols(List.of(replay.rows().columns()))), replay.rows(), targetMatch, others(targetMatch)));
+    // With an empty store, every known event is the batch's: no join is needed to keep the batch's pairs.
     Counts counts = Counts.of(newEvents, targetChanges, firstEvents ? events.rivals(known) : rivals(known, changed));
     warnAboutRivals(counts.rivalKeys(), batchId);
     return new Changes(targetChanges, scope.on(col("t", firstKey)), newEvents, counts, truncation.isNew());
