@@ -102,7 +102,8 @@ public final class ReplaceUsingSink implements BatchSink {
       long appended = counts[0][1];
       long keysReplaced = counts[1][0];
       long removed = inserted + appended + keysReplaced == 0 ? 0
-          : commits.commit(session, target, () -> write(session, data, decisions, bounds, keysReplaced, inserted + appended), 0L);
+          : commits.commit(session, target,
+              () -> write(session, data, decisions, bounds, keysReplaced, inserted + appended), 0L);
       Map<String, Object> metrics = new LinkedHashMap<>();
       metrics.put("keys_replaced", keysReplaced);
       metrics.put("rows_inserted", inserted);

@@ -45,7 +45,6 @@ final class BenchSupport {
     return result;
   }
 
-  /** The outcome of the flow into {@code dataset}. */
   /**
    * Builds the SCD 1 and SCD 2 targets ({@code scd1}, {@code scd2}) of a freshly written
    * source of {@code n} {@code unit} with one update, and prints how long each step took,
@@ -65,6 +64,7 @@ final class BenchSupport {
         rate(seconds(scd1), n), seconds(scd1) / ctas, rate(seconds(scd2), n), seconds(scd2) / ctas);
   }
 
+  /** The outcome of the flow into {@code dataset}. */
   static FlowOutcome flow(UpdateResult result, String dataset) {
     return result.flows().stream().filter(f -> f.dataset().equals(dataset)).findFirst().orElseThrow();
   }
