@@ -5,7 +5,7 @@ import io.sluice.eventlog.EventType;
 import io.sluice.eventlog.PipelineEvent;
 import io.sluice.update.FlowOutcome;
 import io.sluice.update.UpdateResult;
-import java.io.PrintStream;
+import java.io.PrintWriter;
 import java.time.Duration;
 import java.util.Locale;
 import java.util.Map;
@@ -16,10 +16,10 @@ import java.util.stream.Collectors;
  * a terminal), and a one-screen summary per dataset at the end (always).
  */
 final class ConsoleReporter implements EventListener {
-  private final PrintStream out;
+  private final PrintWriter out;
   private final boolean live;
 
-  ConsoleReporter(PrintStream out, boolean live) {
+  ConsoleReporter(PrintWriter out, boolean live) {
     this.out = out;
     this.live = live;
   }
@@ -39,6 +39,7 @@ final class ConsoleReporter implements EventListener {
     } else if (event.type() == EventType.UPDATE_PROGRESS) {
       out.println(event.message());
     }
+    out.flush();
   }
 
   void printSummary(String pipeline, UpdateResult result) {
@@ -56,6 +57,7 @@ final class ConsoleReporter implements EventListener {
       }
     }
     result.warnings().forEach(w -> out.println("warning: " + w));
+    out.flush();
   }
 
   private static String seconds(Duration duration) {

@@ -22,13 +22,13 @@ final class DryRunCommand extends PipelineCommand {
   @Override
   int run(PipelineSpec spec, SparkSession spark) {
     ResolvedGraph graph = PipelineUpdate.validate(spark, spec);
-    System.out.println("pipeline '" + spec.name() + "' is valid: " + graph.graph().datasets().size()
+    out().println("pipeline '" + spec.name() + "' is valid: " + graph.graph().datasets().size()
         + " datasets, " + graph.flows().size() + " flows");
     for (ResolvedFlow flow : graph.flows()) {
-      System.out.println("  " + flow.name() + " -> " + graph.dataset(flow.target()).type() + " " + flow.target()
+      out().println("  " + flow.name() + " -> " + graph.dataset(flow.target()).type() + " " + flow.target()
           + (flow.streaming() ? " (streaming)" : "") + "  " + flow.definition().origin());
     }
-    graph.warnings().forEach(w -> System.out.println("warning: " + w));
+    graph.warnings().forEach(w -> out().println("warning: " + w));
     return 0;
   }
 }

@@ -30,7 +30,7 @@ final class EventsCommand extends PipelineCommand {
   int run(PipelineSpec spec, SparkSession spark) {
     Optional<Dataset<Row>> log = EventLog.read(spark, spec.storage());
     if (log.isEmpty()) {
-      System.out.println("no updates yet: run 'sluice run' first");
+      out().println("no updates yet: run 'sluice run' first");
       return 0;
     }
     List<Row> latest = log.get().orderBy(col("timestamp").desc(), col("sequence").desc())
@@ -40,13 +40,13 @@ final class EventsCommand extends PipelineCommand {
         .orderBy("sequence")
         .select("timestamp", "level", "event_type", "origin.flow_name", "message", "error")
         .collectAsList();
-    System.out.println("update " + updateId);
+    out().println("update " + updateId);
     for (Row event : events) {
       String time = event.getTimestamp(0).toLocalDateTime().format(TIME);
       String flow = event.isNullAt(3) ? "" : event.getString(3);
-      System.out.printf("%s %-7s %-18s %-20s %s%n", time, event.getString(1), event.getString(2), flow, event.getString(4));
+      out().printf("%s %-7s %-18s %-20s %s%n", time, event.getString(1), event.getString(2), flow, event.getString(4));
       if (!event.isNullAt(5)) {
-        System.out.println("    error: " + event.getString(5));
+        out().println("    error: " + event.getString(5));
       }
     }
     return 0;

@@ -1,16 +1,18 @@
 package io.sluice.cli;
 
 import io.sluice.SluiceException;
-import io.sluice.session.SparkSessions;
 import io.sluice.spec.PipelineSpec;
 import io.sluice.spec.SpecLoader;
 import io.sluice.update.PipelineLock;
+import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.util.concurrent.Callable;
 import org.apache.logging.log4j.Level;
 import org.apache.logging.log4j.core.config.Configurator;
 import org.apache.spark.sql.SparkSession;
+import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
 
 /**
  * What the commands that open a pipeline share: the folder argument, {@code --verbose},
@@ -22,6 +24,10 @@ abstract class PipelineCommand implements Callable<Integer> {
   @Option(names = "--verbose", description = "Show Spark's warnings and stack traces.")
   boolean verbose;
 
+  @Spec CommandSpec command;
+
+  SessionSource sessions = SessionSource.OWN;
+
   @Override
   public final Integer call() {
     if (verbose) {
@@ -30,11 +36,11 @@ abstract class PipelineCommand implements Callable<Integer> {
     try {
       PipelineSpec spec = SpecLoader.load(dir());
       try (PipelineLock lock = PipelineLock.acquire(spec.storage(), spec.name())) {
-        SparkSession spark = SparkSessions.open(spec);
+        SparkSession spark = sessions.open(spec);
         try {
           return run(spec, spark);
         } finally {
-          spark.stop();
+          sessions.release(spark);
         }
       }
     } catch (SluiceException e) {
@@ -50,10 +56,20 @@ abstract class PipelineCommand implements Callable<Integer> {
   abstract int run(PipelineSpec spec, SparkSession spark);
 
   int fail(Throwable e, String message) {
-    System.err.println(message);
+    err().println(message);
     if (verbose) {
-      e.printStackTrace(System.err);
+      e.printStackTrace(err());
     }
+    err().flush();
     return FAILED;
+  }
+
+  /** Where the command's results go: standard output, or what the caller of the command line set. */
+  PrintWriter out() {
+    return command.commandLine().getOut();
+  }
+
+  PrintWriter err() {
+    return command.commandLine().getErr();
   }
 }

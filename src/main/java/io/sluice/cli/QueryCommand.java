@@ -33,7 +33,7 @@ final class QueryCommand extends PipelineCommand {
     useNamespace(spark, spec);
     EventLog.read(spark, spec.storage()).ifPresent(log -> log.createOrReplaceTempView(EventLog.VIEW_NAME));
     spark.conf().set("spark.sql.jsonGenerator.ignoreNullFields", "false");
-    ResultPrinter.print(spark.sql(sql()), format, System.out);
+    ResultPrinter.print(spark.sql(sql()), format, out());
     return 0;
   }
 

@@ -1,6 +1,6 @@
 package io.sluice.cli;
 
-import java.io.PrintStream;
+import java.io.PrintWriter;
 import java.util.ArrayList;
 import java.util.List;
 import org.apache.spark.sql.Dataset;
@@ -12,15 +12,16 @@ final class ResultPrinter {
 
   private ResultPrinter() {}
 
-  static void print(Dataset<Row> result, Format format, PrintStream out) {
+  static void print(Dataset<Row> result, Format format, PrintWriter out) {
     switch (format) {
       case json -> result.toJSON().collectAsList().forEach(out::println);
       case csv -> printCsv(result, out);
       case table -> printTable(result, out);
     }
+    out.flush();
   }
 
-  private static void printCsv(Dataset<Row> result, PrintStream out) {
+  private static void printCsv(Dataset<Row> result, PrintWriter out) {
     out.println(String.join(",", List.of(result.columns()).stream().map(ResultPrinter::csvField).toList()));
     for (Row row : result.collectAsList()) {
       List<String> fields = new ArrayList<>();
@@ -36,7 +37,7 @@ final class ResultPrinter {
     return quote ? "\"" + value.replace("\"", "\"\"") + "\"" : value;
   }
 
-  private static void printTable(Dataset<Row> result, PrintStream out) {
+  private static void printTable(Dataset<Row> result, PrintWriter out) {
     String[] header = result.columns();
     if (header.length == 0) {
       return;

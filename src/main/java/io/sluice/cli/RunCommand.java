@@ -35,7 +35,7 @@ final class RunCommand extends PipelineCommand {
   @Override
   int run(PipelineSpec spec, SparkSession spark) {
     UpdateOptions options = new UpdateOptions(fullRefreshAll, fullRefresh, refresh);
-    ConsoleReporter reporter = new ConsoleReporter(System.out, System.console() != null);
+    ConsoleReporter reporter = new ConsoleReporter(out(), System.console() != null);
     UpdateResult result = PipelineUpdate.run(spark, spec, options, List.of(reporter));
     reporter.printSummary(spec.name(), result);
     if (result.succeeded()) {

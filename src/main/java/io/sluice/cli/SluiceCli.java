@@ -27,9 +27,23 @@ public final class SluiceCli implements Runnable {
   }
 
   public static void main(String[] args) {
-    CommandLine cli = new CommandLine(new SluiceCli());
+    CommandLine cli = commandLine(SessionSource.OWN);
     ServiceLoader.load(ToolCommand.class).forEach(cli::addSubcommand);
-    int code = cli.execute(args);
-    System.exit(code);
+    System.exit(cli.execute(args));
+  }
+
+  /** The command line whose pipeline commands take their Spark session from {@code sessions}. */
+  static CommandLine commandLine(SessionSource sessions) {
+    CommandLine.IFactory defaults = CommandLine.defaultFactory();
+    return new CommandLine(new SluiceCli(), new CommandLine.IFactory() {
+      @Override
+      public <K> K create(Class<K> type) throws Exception {
+        K created = defaults.create(type);
+        if (created instanceof PipelineCommand command) {
+          command.sessions = sessions;
+        }
+        return created;
+      }
+    });
   }
 }

@@ -27,7 +27,7 @@ import org.junit.jupiter.api.io.TempDir;
  * the third run must leave every table exactly as an uninterrupted run would.
  */
 class CrashRecoveryE2E {
-  static final int FILES = 16;
+  static final int FILES = 8;
 
   @TempDir Path dir;
 
