@@ -16,7 +16,9 @@ import io.sluice.execution.CommitTag;
 import io.sluice.execution.DeltaTarget;
 import io.sluice.execution.DeltaWrites;
 import io.sluice.execution.FlowRun;
+import io.sluice.execution.KeyClustering;
 import io.sluice.execution.Persisted;
+import io.sluice.execution.TableWriter;
 import io.sluice.execution.Tally;
 import io.sluice.graph.AutoCdcColumns;
 import io.sluice.graph.FlowMode;
@@ -142,9 +144,7 @@ final class SnapshotSink implements BatchSink {
           KeyedDiff.is(KeyedDiff.INSERT), KeyedDiff.is(KeyedDiff.UPDATE), KeyedDiff.is(KeyedDiff.DELETE)))[0];
       long changed = counts[0] + counts[1] + counts[2];
       if (changed > 0) {
-        Column scope = mode.scdType().keepsHistory() ? col("t", AutoCdcColumns.END_AT).isNull() : lit(true);
-        DeltaWrites.tagged(session, new CommitTag(appId, number),
-            () -> KeyedDiff.merge(DeltaTable.forName(session, table), diff, scope, match, false));
+        DeltaWrites.tagged(session, new CommitTag(appId, number), () -> apply(session, diff, counts, match));
         afterCommit(snapshot);
       }
       Map<String, Object> metrics = new LinkedHashMap<>();
@@ -155,6 +155,23 @@ final class SnapshotSink implements BatchSink {
       metrics.put("target_rows_deleted", counts[2]);
       return new Written(changed, metrics);
     }
+  }
+
+  /**
+   * Brings the target to the snapshot: a snapshot that only adds rows (the first one, above
+   * all) is appended, in key ranges ({@link KeyClustering}), since the target holds no row it
+   * would match; any other is one MERGE of its changes.
+   *
+   * @param counts the rows to insert, update and delete
+   */
+  private void apply(SparkSession session, Dataset<Row> diff, long[] counts, List<String> match) {
+    if (counts[1] == 0 && counts[2] == 0) {
+      Dataset<Row> rows = TableWriter.align(diff.drop(KeyedDiff.ACTION), run.targetSchema());
+      DeltaWrites.append(KeyClustering.byKeys(rows, columns.keys(), counts[0]), table);
+      return;
+    }
+    Column scope = mode.scdType().keepsHistory() ? col("t", AutoCdcColumns.END_AT).isNull() : lit(true);
+    KeyedDiff.merge(DeltaTable.forName(session, table), diff, scope, match, false);
   }
 
   /** §5.4: a key appears at most once in a snapshot, and is never NULL. */

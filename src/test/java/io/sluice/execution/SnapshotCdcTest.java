@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.delta.tables.DeltaTable;
 import io.sluice.SluiceException;
 import io.sluice.eventlog.FlowState;
 import io.sluice.testing.SnapshotExample;
@@ -121,6 +122,12 @@ class SnapshotCdcTest {
     p.spark().sql("DELETE FROM " + p.database() + ".accounts_src WHERE id = 8");
     runOk(p);
     assertEquals(List.of("[7,-1]"), p.rows("SELECT * FROM accounts WHERE id IN (7, 8)"));
+    for (String table : List.of("accounts", "accounts_history")) {
+      assertEquals(List.of("[1,WRITE]", "[2,MERGE]"), DeltaTable.forName(p.spark(), p.database() + "." + table).history()
+              .where("version > 0").selectExpr("version", "operation").orderBy("version").collectAsList().stream()
+              .map(Row::toString).toList(),
+          table + ": the first snapshot only inserts rows: appended; the second changes some: merged");
+    }
     Row merge = p.spark().sql("DESCRIBE HISTORY " + p.database() + ".accounts").first();
     Map<String, String> metrics = merge.getJavaMap(merge.fieldIndex("operationMetrics"));
     assertEquals("MERGE", merge.getString(merge.fieldIndex("operation")));
