@@ -26,18 +26,30 @@ final class SnapshotHistory {
   private SnapshotHistory() {}
 
   /**
+   * The changes that bring the open versions there, in the shape of {@link KeyedDiff#changes}
+   * matched on the keys and {@code __START_AT}: a closed or continued version is an update of
+   * its row, a new version an insert. One join of the open versions with the snapshot finds
+   * them all; unchanged versions are not sent.
+   *
    * @param open the open versions (with {@code __START_AT} and a NULL {@code __END_AT})
    * @param snapshot the snapshot's rows, in the table's columns without the version columns
-   * @return the rows the open versions become, new versions included
    */
-  static Dataset<Row> after(Dataset<Row> open, Dataset<Row> snapshot, Column version, AutoCdcColumns columns) {
+  static Dataset<Row> changes(Dataset<Row> open, Dataset<Row> snapshot, Column version, AutoCdcColumns columns) {
     Column sameKey = lit(true);
     for (String key : columns.keys()) {
       sameKey = sameKey.and(col("o", key).eqNullSafe(col("s", key)));
     }
     Column sameTracked = lit(true);
-    for (String value : columns.tracked()) {
-      sameTracked = sameTracked.and(col("o", value).eqNullSafe(col("s", value)));
+    Column sameValues = lit(true);
+    for (String name : columns.targetSchema().fieldNames()) {
+      boolean versionColumn = name.equals(AutoCdcColumns.START_AT) || name.equals(AutoCdcColumns.END_AT);
+      if (!versionColumn && !columns.keys().contains(name)) {
+        Column same = col("o", name).eqNullSafe(col("s", name));
+        sameValues = sameValues.and(same);
+        if (columns.tracked().contains(name)) {
+          sameTracked = sameTracked.and(same);
+        }
+      }
     }
     Column hasOld = col("o", OLD).isNotNull();
     Column hasNew = col("s", NEW).isNotNull();
@@ -59,8 +71,10 @@ final class SnapshotHistory {
         opened.add(col("s", name).as(name));
       }
     }
-    Dataset<Row> previous = joined.where(hasOld).select(kept.toArray(Column[]::new));
+    kept.add(lit(KeyedDiff.UPDATE).as(KeyedDiff.ACTION));
+    opened.add(lit(KeyedDiff.INSERT).as(KeyedDiff.ACTION));
+    Dataset<Row> updated = joined.where(hasOld.and(not(continues.and(sameValues)))).select(kept.toArray(Column[]::new));
     Dataset<Row> started = joined.where(hasNew.and(not(hasOld).or(not(sameTracked)))).select(opened.toArray(Column[]::new));
-    return previous.unionByName(started);
+    return updated.unionByName(started);
   }
 }

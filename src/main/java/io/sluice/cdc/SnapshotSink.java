@@ -24,7 +24,6 @@ import io.sluice.graph.AutoCdcColumns;
 import io.sluice.graph.FlowMode;
 import io.sluice.graph.Identifiers;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -121,6 +120,9 @@ final class SnapshotSink implements BatchSink {
     SparkSession session = rows.sparkSession();
     refuseBadKeys(rows);
     Column at = lit(version).cast(columns.sequenceType());
+    if (shared.isEmpty() && DeltaTarget.table(run.target().name()).isEmpty(session)) {
+      return firstLoad(rows, number, rowCount, at);
+    }
     List<String> match = new ArrayList<>(columns.keys());
     Dataset<Row> changes;
     if (mode.scdType().keepsHistory()) {
@@ -128,8 +130,7 @@ final class SnapshotSink implements BatchSink {
       Dataset<Row> open = DeltaTarget.table(run.target().name()).readPinned(session)
           .where(col(AutoCdcColumns.END_AT).isNull())
           .select(ColumnNames.cols(List.of(columns.targetSchema().fieldNames())));
-      Dataset<Row> after = SnapshotHistory.after(open, rows, at, columns);
-      changes = KeyedDiff.changes(open, after, match, others(match));
+      changes = SnapshotHistory.changes(open, rows, at, columns);
     } else {
       Dataset<Row> before = DeltaTarget.table(run.target().name()).readPinned(session)
           .select(ColumnNames.cols(List.of(rows.columns())));
@@ -147,14 +148,44 @@ final class SnapshotSink implements BatchSink {
         DeltaWrites.tagged(session, new CommitTag(appId, number), () -> apply(session, diff, counts, match));
         afterCommit(snapshot);
       }
-      Map<String, Object> metrics = new LinkedHashMap<>();
-      metrics.put("snapshot_version", String.valueOf(version));
-      metrics.put("snapshot_rows", rowCount);
-      metrics.put("target_rows_inserted", counts[0]);
-      metrics.put("target_rows_updated", counts[1]);
-      metrics.put("target_rows_deleted", counts[2]);
-      return new Written(changed, metrics);
+      return new Written(changed, metrics(rowCount, counts));
     }
+  }
+
+  /**
+   * A snapshot into an empty target (a first load, or after a full refresh): every row is
+   * new, so it is appended as it is, in key ranges ({@link KeyClustering}), with no diff, and
+   * an SCD type 2 row opens its version at the snapshot's. Not for a target AUTO CDC flows
+   * share, whose stored events may decide some keys.
+   */
+  private Written firstLoad(Dataset<Row> rows, long number, long rowCount, Column at) {
+    List<Column> select = new ArrayList<>();
+    for (String name : columns.targetSchema().fieldNames()) {
+      if (name.equals(AutoCdcColumns.START_AT)) {
+        select.add(at.as(name));
+      } else if (name.equals(AutoCdcColumns.END_AT)) {
+        select.add(lit(null).cast(columns.sequenceType()).as(name));
+      } else {
+        select.add(col(name).as(name));
+      }
+    }
+    Dataset<Row> inserted = TableWriter.align(rows.select(select.toArray(Column[]::new)), run.targetSchema());
+    if (rowCount > 0) {
+      DeltaWrites.tagged(rows.sparkSession(), new CommitTag(appId, number),
+          () -> DeltaWrites.append(KeyClustering.byKeys(inserted, columns.keys(), rowCount), table));
+    }
+    return new Written(rowCount, metrics(rowCount, new long[] {rowCount, 0, 0}));
+  }
+
+  /** @param counts the target rows inserted, updated and deleted */
+  private Map<String, Object> metrics(long rowCount, long[] counts) {
+    Map<String, Object> metrics = new LinkedHashMap<>();
+    metrics.put("snapshot_version", String.valueOf(version));
+    metrics.put("snapshot_rows", rowCount);
+    metrics.put("target_rows_inserted", counts[0]);
+    metrics.put("target_rows_updated", counts[1]);
+    metrics.put("target_rows_deleted", counts[2]);
+    return metrics;
   }
 
   /**
@@ -198,9 +229,5 @@ final class SnapshotSink implements BatchSink {
     }
     throw new SluiceException(ErrorClass.SNAPSHOT_NULL_KEY, run.flow().definition().origin(), flow + ": the snapshot of version "
         + version + " has a row whose key " + row.getString(1) + " is NULL. Nothing of it was applied");
-  }
-
-  private List<String> others(List<String> match) {
-    return Arrays.stream(columns.targetSchema().fieldNames()).filter(n -> !match.contains(n)).toList();
   }
 }

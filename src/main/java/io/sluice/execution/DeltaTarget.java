@@ -10,6 +10,7 @@ import org.apache.spark.sql.SparkSession;
 import org.apache.spark.sql.catalyst.TableIdentifier;
 import org.apache.spark.sql.delta.DeltaLog;
 import org.apache.spark.sql.delta.Snapshot;
+import org.apache.spark.sql.delta.VersionChecksum;
 import org.apache.spark.sql.types.StructType;
 import scala.Option;
 import scala.Tuple2;
@@ -50,6 +51,17 @@ public final class DeltaTarget {
   /** The table's current Delta version. */
   public long version(SparkSession spark) {
     return latest.apply(spark)._2().version();
+  }
+
+  /**
+   * Whether the table holds no data file at its current version: read from the version's
+   * checksum file, which Delta writes with each commit, without replaying the log (a table
+   * without one is counted the slow way).
+   */
+  public boolean isEmpty(SparkSession spark) {
+    Snapshot snapshot = latest.apply(spark)._2();
+    Option<VersionChecksum> checksum = snapshot.checksumOpt();
+    return (checksum.isDefined() ? checksum.get().numFiles() : snapshot.numOfFiles()) == 0;
   }
 
   /** The table's schema at its current version. */

@@ -75,8 +75,22 @@ class CdcComponentsTest {
     Dataset<Row> open = rows(VERSIONED, RowFactory.create(1, "a", 1, null), RowFactory.create(2, "b", 1, null),
         RowFactory.create(3, "c", 1, null));
     Dataset<Row> snapshot = rows(ROW, RowFactory.create(1, "a"), RowFactory.create(2, "B"), RowFactory.create(4, "d"));
-    assertEquals(List.of("[1,a,1,null]", "[2,B,5,null]", "[2,b,1,5]", "[3,c,1,5]", "[4,d,5,null]"),
-        sorted(SnapshotHistory.after(open, snapshot, lit(5), columns(List.of(), true))));
+    assertEquals(List.of("[2,B,5,null,I]", "[2,b,1,5,U]", "[3,c,1,5,U]", "[4,d,5,null,I]"),
+        sorted(SnapshotHistory.changes(open, snapshot, lit(5), columns(List.of(), true))),
+        "an unchanged version is not sent; a changed or missing key's version is closed (an update), a new one inserted");
+  }
+
+  @Test
+  void aSnapshotUpdatesAnUntrackedColumnInItsOpenVersion() {
+    StructType row = ROW.add("note", DataTypes.StringType);
+    StructType versioned = row.add(AutoCdcColumns.START_AT, DataTypes.IntegerType).add(AutoCdcColumns.END_AT, DataTypes.IntegerType);
+    Dataset<Row> open = rows(versioned, RowFactory.create(1, "a", "x", 1, null), RowFactory.create(2, "b", "x", 1, null));
+    Dataset<Row> snapshot = rows(row, RowFactory.create(1, "a", "y"), RowFactory.create(2, "B", "y"));
+    AutoCdcColumns columns = new AutoCdcColumns(List.of("id"), List.of("v", "note"), List.of("v"), List.of(),
+        DataTypes.IntegerType, versioned, List.of());
+    assertEquals(List.of("[1,a,y,1,null,U]", "[2,B,y,5,null,I]", "[2,b,x,1,5,U]"),
+        sorted(SnapshotHistory.changes(open, snapshot, lit(5), columns)),
+        "TRACK HISTORY ON v: a new note alone stays in its version; a new v opens one");
   }
 
   private static AutoCdcColumns columns(List<String> ignoreNull, boolean history) {
