@@ -57,24 +57,39 @@ final class SnapshotHistory {
     Dataset<Row> joined = open.withColumn(OLD, lit(true)).as("o")
         .join(snapshot.withColumn(NEW, lit(true)).as("s"), sameKey, "full_outer");
     List<Column> kept = new ArrayList<>();
-    List<Column> opened = new ArrayList<>();
     for (String name : columns.targetSchema().fieldNames()) {
       if (name.equals(AutoCdcColumns.START_AT)) {
         kept.add(col("o", name).as(name));
-        opened.add(version.as(name));
       } else if (name.equals(AutoCdcColumns.END_AT)) {
         kept.add(when(continues, lit(null)).otherwise(version).cast(columns.sequenceType()).as(name));
-        opened.add(lit(null).cast(columns.sequenceType()).as(name));
       } else {
         boolean isKey = columns.keys().contains(name);
         kept.add((isKey ? col("o", name) : when(continues, col("s", name)).otherwise(col("o", name))).as(name));
-        opened.add(col("s", name).as(name));
       }
     }
     kept.add(lit(KeyedDiff.UPDATE).as(KeyedDiff.ACTION));
+    List<Column> opened = opened("s", version, columns);
     opened.add(lit(KeyedDiff.INSERT).as(KeyedDiff.ACTION));
     Dataset<Row> updated = joined.where(hasOld.and(not(continues.and(sameValues)))).select(kept.toArray(Column[]::new));
     Dataset<Row> started = joined.where(hasNew.and(not(hasOld).or(not(sameTracked)))).select(opened.toArray(Column[]::new));
     return updated.unionByName(started);
+  }
+
+  /**
+   * The row of a version that a snapshot's row (alias {@code snapshot}) opens: its values, in
+   * the table's columns, from the snapshot's {@code version} on (for SCD type 1, just its values).
+   */
+  static List<Column> opened(String snapshot, Column version, AutoCdcColumns columns) {
+    List<Column> row = new ArrayList<>();
+    for (String name : columns.targetSchema().fieldNames()) {
+      if (name.equals(AutoCdcColumns.START_AT)) {
+        row.add(version.as(name));
+      } else if (name.equals(AutoCdcColumns.END_AT)) {
+        row.add(lit(null).cast(columns.sequenceType()).as(name));
+      } else {
+        row.add(col(snapshot, name).as(name));
+      }
+    }
+    return row;
   }
 }

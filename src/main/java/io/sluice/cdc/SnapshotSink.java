@@ -159,17 +159,8 @@ final class SnapshotSink implements BatchSink {
    * share, whose stored events may decide some keys.
    */
   private Written firstLoad(Dataset<Row> rows, long number, long rowCount, Column at) {
-    List<Column> select = new ArrayList<>();
-    for (String name : columns.targetSchema().fieldNames()) {
-      if (name.equals(AutoCdcColumns.START_AT)) {
-        select.add(at.as(name));
-      } else if (name.equals(AutoCdcColumns.END_AT)) {
-        select.add(lit(null).cast(columns.sequenceType()).as(name));
-      } else {
-        select.add(col(name).as(name));
-      }
-    }
-    Dataset<Row> inserted = TableWriter.align(rows.select(select.toArray(Column[]::new)), run.targetSchema());
+    Column[] opened = SnapshotHistory.opened("s", at, columns).toArray(Column[]::new);
+    Dataset<Row> inserted = TableWriter.align(rows.as("s").select(opened), run.targetSchema());
     if (rowCount > 0) {
       DeltaWrites.tagged(rows.sparkSession(), new CommitTag(appId, number),
           () -> DeltaWrites.append(KeyClustering.byKeys(inserted, columns.keys(), rowCount), table));
