@@ -120,19 +120,20 @@ final class SnapshotSink implements BatchSink {
     SparkSession session = rows.sparkSession();
     refuseBadKeys(rows);
     Column at = lit(version).cast(columns.sequenceType());
-    if (shared.isEmpty() && DeltaTarget.table(run.target().name()).isEmpty(session)) {
+    DeltaTarget target = DeltaTarget.table(run.target().name());
+    if (shared.isEmpty() && target.isEmpty(session)) {
       return firstLoad(rows, number, rowCount, at);
     }
     List<String> match = new ArrayList<>(columns.keys());
     Dataset<Row> changes;
     if (mode.scdType().keepsHistory()) {
       match.add(AutoCdcColumns.START_AT);
-      Dataset<Row> open = DeltaTarget.table(run.target().name()).readPinned(session)
+      Dataset<Row> open = target.readPinned(session)
           .where(col(AutoCdcColumns.END_AT).isNull())
           .select(ColumnNames.cols(List.of(columns.targetSchema().fieldNames())));
       changes = SnapshotHistory.changes(open, rows, at, columns);
     } else {
-      Dataset<Row> before = DeltaTarget.table(run.target().name()).readPinned(session)
+      Dataset<Row> before = target.readPinned(session)
           .select(ColumnNames.cols(List.of(rows.columns())));
       changes = KeyedDiff.changes(before, rows, match, columns.values());
     }
