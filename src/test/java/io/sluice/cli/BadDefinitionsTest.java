@@ -4,10 +4,9 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.sluice.testing.CommandResult;
 import io.sluice.testing.SharedSpark;
 import io.sluice.testing.TestPipeline;
-import java.io.PrintWriter;
-import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -30,35 +29,20 @@ class BadDefinitionsTest {
 
   @TempDir Path dir;
 
-  /** What one command printed, and its exit code. */
-  record Outcome(int exit, String out, String err) {}
-
   private TestPipeline pipeline(String sql) {
     return new TestPipeline(dir).write("landing/a.json", "{\"id\": 1, \"v\": \"a\"}\n{\"id\": 2, \"v\": \"b\"}\n")
         .write("transformations/t.sql", sql);
   }
 
-  static Outcome sluice(String... args) {
-    StringWriter out = new StringWriter();
-    StringWriter err = new StringWriter();
-    picocli.CommandLine cli = SluiceCli.commandLine(SessionSource.lending(SharedSpark.session()));
-    cli.setOut(new PrintWriter(out, true));
-    cli.setErr(new PrintWriter(err, true));
-    int exit = cli.execute(args);
-    return new Outcome(exit, out.toString(), err.toString());
-  }
-
   /** Runs the pipeline with {@code options}; expects a clean refusal matching every pattern, and nothing written. */
-  private Outcome refused(TestPipeline pipeline, List<String> patterns, String... options) {
-    List<String> args = new ArrayList<>(List.of("run", dir.toString()));
+  private CommandResult refused(TestPipeline pipeline, List<String> patterns, String... options) {
+    List<String> args = new ArrayList<>(List.of("run"));
     args.addAll(List.of(options));
-    Outcome outcome = sluice(args.toArray(String[]::new));
+    CommandResult outcome = InProcessSluice.IN_PROCESS.failsCleanly(dir, args.toArray(String[]::new));
     assertEquals(1, outcome.exit(), () -> "exit 1: " + outcome);
-    List<String> lines = outcome.err().lines().filter(l -> !l.isBlank()).toList();
-    assertEquals(1, lines.size(), () -> "one clear line on stderr: " + outcome);
-    assertFalse(lines.get(0).contains("Exception") || lines.get(0).contains("\tat "), () -> "no stack trace: " + outcome);
+    String line = outcome.errorLines().get(0);
     for (String pattern : patterns) {
-      assertTrue(Pattern.compile(pattern).matcher(lines.get(0)).find(), () -> "the message matches /" + pattern + "/: " + outcome);
+      assertTrue(Pattern.compile(pattern).matcher(line).find(), () -> "the message matches /" + pattern + "/: " + outcome);
     }
     SparkSession spark = SharedSpark.session();
     assertTrue(!spark.catalog().databaseExists(pipeline.database())

@@ -5,12 +5,16 @@ import static io.sluice.e2e.CrashRecoveryE2E.count;
 import static io.sluice.e2e.CrashRecoveryE2E.findCheckpoint;
 import static io.sluice.e2e.CrashRecoveryE2E.isJava;
 import static io.sluice.e2e.CrashRecoveryE2E.killWhen;
-import static io.sluice.e2e.Sluice.rows;
-import static io.sluice.e2e.Sluice.sorted;
+import static io.sluice.testing.JsonRows.rows;
+import static io.sluice.testing.JsonRows.sorted;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.sluice.testing.CommandResult;
+import io.sluice.testing.Events;
+import io.sluice.testing.JsonRows;
+import io.sluice.testing.PipelineFolder;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
@@ -29,78 +33,12 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * AUTO CDC flows driven through {@code bin/sluice} (SEMANTICS §4): the documented users
- * example as shipped in {@code examples/auto-cdc}, and SCD type 1 and 2 targets that must
- * survive a SIGKILL in the middle of their batches (§7.1).
+ * AUTO CDC flows driven through {@code bin/sluice} (SEMANTICS §4): SCD type 1 and 2 targets
+ * that must survive a SIGKILL in the middle of their batches (§7.1). The shipped example is
+ * checked in the test JVM ({@code io.sluice.cli.AutoCdcExampleTest}).
  */
 class AutoCdcE2E {
-  static final Path EXAMPLE = Sluice.REPO.resolve("examples/auto-cdc");
-
   @TempDir Path dir;
-
-  /** The example, run as a user runs it: SCD 1, SCD 2, the change-feed reader, and the per-batch metrics (§4.7). */
-  @Test
-  void theUsersExampleGivesTheDocumentedTables() {
-    PipelineFolder.copyOf(EXAMPLE, dir);
-    Sluice.ok(dir, "run");
-
-    Map<String, String> queries = new LinkedHashMap<>();
-    queries.put("users_scd1", "SELECT * FROM users_scd1");
-    queries.put("users_scd2", "SELECT * FROM users_scd2");
-    queries.put("users_changes", "SELECT * FROM users_changes");
-    queries.put("progress", "SELECT origin.flow_name AS flow, details FROM event_log "
-        + "WHERE event_type = 'flow_progress' AND level = 'METRICS'");
-    Map<String, List<JsonNode>> t = Sluice.queryAll(dir, queries);
-
-    assertEquals(sorted("124|Raul|Oaxaca", "125|Mercedes|Guadalajara", "126|Lily|Cancun"),
-        rows(t.get("users_scd1"), "userId", "name", "city"), "SCD 1: the latest row of each user, 123 deleted");
-    assertEquals(List.of("userId", "name", "city"), Sluice.fieldNames(t.get("users_scd1").get(0)),
-        "SCD 1: the selected columns, no hidden ones");
-    assertEquals(sorted(
-            "123|Isabel|Monterrey|1|5", "123|Isabel|Chihuahua|5|6",
-            "124|Raul|Oaxaca|1|null",
-            "125|Mercedes|Tijuana|2|5", "125|Mercedes|Mexicali|5|6", "125|Mercedes|Guadalajara|6|null",
-            "126|Lily|Cancun|2|null"),
-        rows(t.get("users_scd2"), "userId", "name", "city", "__START_AT", "__END_AT"),
-        "SCD 2: every version, late updates placed by sequence, the delete closing 123");
-    assertEquals(List.of("userId", "name", "city", "__START_AT", "__END_AT"), Sluice.fieldNames(t.get("users_scd2").get(0)));
-
-    // The downstream stream read users_scd1's change feed: every row it holds arrived as an
-    // insert or an update post-image, and nothing of user 123 survives without a delete.
-    List<JsonNode> changes = t.get("users_changes");
-    assertTrue(!changes.isEmpty(), "users_changes read the change feed of users_scd1");
-    for (JsonNode change : changes) {
-      String type = change.get("_change_type").asText();
-      assertTrue(List.of("insert", "update_postimage", "delete").contains(type), () -> "change type " + change);
-      assertTrue(change.get("_commit_version").isNumber(), () -> "commit version " + change);
-    }
-    assertEquals(sorted("124|Raul|Oaxaca", "125|Mercedes|Guadalajara", "126|Lily|Cancun"),
-        netRows(changes), "replaying users_changes in commit order gives users_scd1");
-
-    // §4.7: the batches' metrics, summed over the run, count every event as applied or ignored.
-    Map<String, long[]> sums = new TreeMap<>();
-    for (JsonNode event : t.get("progress")) {
-      JsonNode details = Events.details(event);
-      if (!details.has("num_upserted_rows")) {
-        continue;
-      }
-      long[] s = sums.computeIfAbsent(event.get("flow").asText(), f -> new long[3]);
-      s[0] += details.get("num_upserted_rows").asLong();
-      s[1] += details.get("num_deleted_rows").asLong();
-      s[2] += details.path("num_ignored_events").asLong();
-      for (String field : List.of("num_deleted_rows", "num_ignored_events", "num_truncates",
-          "target_rows_inserted", "target_rows_updated", "target_rows_deleted")) {
-        assertTrue(details.has(field), () -> field + " in " + details);
-      }
-    }
-    assertEquals(List.of("users_scd1_flow", "users_scd2_flow"), List.copyOf(sums.keySet()),
-        () -> "flow_progress events with AUTO CDC metrics: " + t.get("progress"));
-    for (Map.Entry<String, long[]> e : sums.entrySet()) {
-      assertTrue(e.getValue()[0] > 0 && e.getValue()[1] > 0, e.getKey() + " reported upserts and deletes");
-      assertEquals(8, e.getValue()[0] + e.getValue()[1] + e.getValue()[2], e.getKey() + ": 8 events in all");
-    }
-
-  }
 
   static final int KEYS = 12;
   // One file per micro-batch. An AUTO CDC batch costs seconds on a loaded 2-core machine, so
@@ -162,7 +100,7 @@ class AutoCdcE2E {
     queries.put("scd1", "SELECT * FROM scd1");
     queries.put("scd2", "SELECT * FROM scd2");
     Events.addQueries(queries);
-    Map<String, List<JsonNode>> after = Sluice.queryAll(dir, queries);
+    Map<String, List<JsonNode>> after = Sluice.PROCESS.queryAll(dir, queries);
     Events log = Events.from(after);
     assertEquals(List.of(), log.batches(log.update(-1), "scd1_flow"), "no batch of scd1_flow without new files");
     assertEquals(List.of(), log.batches(log.update(-1), "scd2_flow"), "no batch of scd2_flow without new files");
@@ -173,7 +111,7 @@ class AutoCdcE2E {
 
   /** A run that may take longer than {@link Sluice#TIMEOUT}: each AUTO CDC batch is a few Spark jobs and two MERGEs. */
   private static void runToCompletion(Path dir) {
-    Sluice.Result result = Sluice.start(dir, "run").await(Duration.ofMinutes(15));
+    CommandResult result = Sluice.start(dir, "run").await(Duration.ofMinutes(15));
     assertEquals(0, result.exit(), () -> "expected success: " + result);
   }
 
@@ -274,20 +212,5 @@ class AutoCdcE2E {
       distinct.putIfAbsent(e.k + "@" + e.seq, e);
     }
     return distinct.values().stream().sorted(Comparator.comparingInt(Event::k).thenComparingInt(Event::seq)).toList();
-  }
-
-  /** The rows a change feed leaves when replayed in commit order (pre-images already filtered out). */
-  private static List<String> netRows(List<JsonNode> changes) {
-    Map<String, String> rows = new TreeMap<>();
-    changes.stream().sorted(Comparator.comparingLong(c -> c.get("_commit_version").asLong()))
-        .forEach(c -> {
-          String key = Sluice.text(c.get("userId"));
-          if ("delete".equals(c.get("_change_type").asText())) {
-            rows.remove(key);
-          } else {
-            rows.put(key, key + "|" + Sluice.text(c.get("name")) + "|" + Sluice.text(c.get("city")));
-          }
-        });
-    return rows.values().stream().sorted().toList();
   }
 }

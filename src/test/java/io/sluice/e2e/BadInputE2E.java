@@ -3,6 +3,8 @@ package io.sluice.e2e;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.sluice.testing.CommandResult;
+import io.sluice.testing.PipelineFolder;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
@@ -45,8 +47,8 @@ class BadInputE2E {
   }
 
   /** Runs, expects a clean failure whose message matches every pattern, and no table written. */
-  static Sluice.Result refused(Path dir, List<String> patterns, String... args) {
-    Sluice.Result result = Sluice.failsCleanly(dir, args);
+  static CommandResult refused(Path dir, List<String> patterns, String... args) {
+    CommandResult result = Sluice.PROCESS.failsCleanly(dir, args);
     String message = result.stderr().strip();
     for (String pattern : patterns) {
       assertTrue(Pattern.compile(pattern).matcher(message).find(),

@@ -4,6 +4,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
+import io.sluice.testing.CommandResult;
+import io.sluice.testing.PipelineFolder;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -38,13 +40,13 @@ class ConcurrentRunE2E {
         Thread.sleep(20);
       }
 
-      Sluice.Result second = Sluice.run(dir, "run");
+      CommandResult second = Sluice.PROCESS.run(dir, "run");
       assertTrue(first.process.isAlive(), "the first run was still going when the second one ended");
       assertTrue(second.exit() != 0, () -> "the second run must refuse: " + second);
       assertTrue(second.stderr().contains("already being updated"), () -> "a clear message: " + second);
       assertEquals(1, second.errorLines().size(), () -> "one line: " + second);
 
-      Sluice.Result firstResult = first.await(Sluice.TIMEOUT);
+      CommandResult firstResult = first.await(Sluice.TIMEOUT);
       assertEquals(0, firstResult.exit(), () -> "the first run completes: " + firstResult);
       assertTrue(firstResult.stdout().contains("COMPLETED"), firstResult::toString);
     } finally {

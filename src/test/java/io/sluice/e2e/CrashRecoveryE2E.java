@@ -1,11 +1,14 @@
 package io.sluice.e2e;
 
-import static io.sluice.e2e.Sluice.rows;
+import static io.sluice.testing.JsonRows.rows;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.sluice.testing.CommandResult;
+import io.sluice.testing.JsonRows;
+import io.sluice.testing.PipelineFolder;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
@@ -89,9 +92,9 @@ class CrashRecoveryE2E {
     killWhen(second, "events_raw done, downstream flows running", () -> commits(rawCheckpoint) >= FILES);
 
     // 3rd run: completes.
-    Sluice.ok(dir, "run");
+    Sluice.PROCESS.ok(dir, "run");
 
-    Map<String, List<JsonNode>> t = Sluice.tables(dir, "events_raw", "events_ok", "totals");
+    Map<String, List<JsonNode>> t = Sluice.PROCESS.tables(dir, "events_raw", "events_ok", "totals");
     assertEquals(raw.stream().sorted().toList(), rows(t.get("events_raw"), "id", "kind", "n", "file"),
         "events_raw: every row exactly once");
     assertEquals(ok.stream().sorted().toList(), rows(t.get("events_ok"), "id", "kind", "n"),
@@ -134,9 +137,9 @@ class CrashRecoveryE2E {
       return cp != null && commits(cp) >= 2 && count(cp.resolve("offsets")) > commits(cp);
     });
     assertTrue(commits(findCheckpoint(dir, "latest")) < files, "the run was cut short");
-    Sluice.ok(dir, "run");
+    Sluice.PROCESS.ok(dir, "run");
 
-    Map<String, List<JsonNode>> t = Sluice.tables(dir, "latest");
+    Map<String, List<JsonNode>> t = Sluice.PROCESS.tables(dir, "latest");
     assertEquals(expected.stream().sorted().toList(), rows(t.get("latest"), "k", "seq", "tag"),
         "every equal-sequence row exactly once, the newest row of key 2, the first row of key 3");
   }
@@ -150,7 +153,7 @@ class CrashRecoveryE2E {
       run.process.destroyForcibly();
     }
     int exit = run.process.waitFor();
-    Sluice.Result killed = run.finish(exit);
+    CommandResult killed = run.finish(exit);
     System.out.println("[e2e] killed: " + what);
     assertEquals(128 + 9, exit, () -> "killed by SIGKILL (exit 137): " + killed);
   }

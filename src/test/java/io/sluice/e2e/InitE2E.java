@@ -1,10 +1,12 @@
 package io.sluice.e2e;
 
-import static io.sluice.e2e.Sluice.rows;
+import static io.sluice.testing.JsonRows.rows;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.sluice.testing.CommandResult;
+import io.sluice.testing.JsonRows;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -22,10 +24,10 @@ class InitE2E {
   @Test
   void initDryRunRunQueryEvents() throws IOException {
     Path dir = tmp.resolve("my-shop");
-    Sluice.Result init = Sluice.ok(tmp, "init", "my-shop");
+    CommandResult init = Sluice.PROCESS.ok(tmp, "init", "my-shop");
     assertTrue(Files.isRegularFile(dir.resolve("spark-pipeline.yml")), init::toString);
 
-    Sluice.Result dryRun = Sluice.ok(dir, "dry-run");
+    CommandResult dryRun = Sluice.PROCESS.ok(dir, "dry-run");
     for (String dataset : List.of("orders_raw", "orders_clean", "customer_revenue")) {
       assertTrue(dryRun.stdout().contains(dataset), () -> "dry-run lists " + dataset + ": " + dryRun);
     }
@@ -33,7 +35,7 @@ class InitE2E {
     assertTrue(!Files.exists(dir.resolve(".sluice/checkpoints")), "dry-run starts no flow");
     assertTrue(!Files.exists(dir.resolve(".sluice/system/event_log")), "dry-run records no update");
 
-    Sluice.Result run = Sluice.ok(dir, "run");
+    CommandResult run = Sluice.PROCESS.ok(dir, "run");
     assertTrue(run.stdout().contains("COMPLETED"), run::toString);
 
     // The scaffold's rules: orders without an id or with a non-positive amount are dropped,
@@ -41,22 +43,22 @@ class InitE2E {
     List<String> expected = new ArrayList<>();
     try (Stream<Path> files = Files.list(dir.resolve("data/orders"))) {
       for (Path file : files.toList()) {
-        for (JsonNode order : Sluice.parseLines(Files.readString(file))) {
+        for (JsonNode order : JsonRows.parseLines(Files.readString(file))) {
           JsonNode amount = order.get("amount");
           if (!order.path("order_id").isNull() && amount != null && amount.decimalValue().signum() > 0) {
-            expected.add(Sluice.text(order.get("order_id")) + "|" + order.get("customer").asText().trim().toLowerCase(Locale.ROOT)
-                + "|" + Sluice.text(amount) + "|" + order.get("status").asText());
+            expected.add(JsonRows.text(order.get("order_id")) + "|" + order.get("customer").asText().trim().toLowerCase(Locale.ROOT)
+                + "|" + JsonRows.text(amount) + "|" + order.get("status").asText());
           }
         }
       }
     }
     assertTrue(expected.size() >= 3, "the sample has data");
-    List<JsonNode> clean = Sluice.query(dir, "SELECT * FROM orders_clean ORDER BY order_id");
+    List<JsonNode> clean = Sluice.PROCESS.query(dir, "SELECT * FROM orders_clean ORDER BY order_id");
     assertEquals(expected.stream().sorted().toList(), rows(clean, "order_id", "customer", "amount", "status"));
     List<Long> ids = clean.stream().map(r -> r.get("order_id").asLong()).toList();
     assertEquals(ids.stream().sorted().toList(), ids, "ORDER BY order_id is kept in the JSON Lines output");
 
-    Sluice.Result events = Sluice.ok(dir, "events");
+    CommandResult events = Sluice.PROCESS.ok(dir, "events");
     String out = events.stdout();
     assertTrue(out.contains("update "), out);
     for (String flow : List.of("orders_raw", "orders_clean", "customer_revenue")) {

@@ -1,12 +1,9 @@
 package io.sluice.e2e;
 
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
-import com.fasterxml.jackson.databind.DeserializationFeature;
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
+import io.sluice.testing.CommandResult;
+import io.sluice.testing.SluiceCommands;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
@@ -15,49 +12,23 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.concurrent.TimeUnit;
-import java.util.regex.Pattern;
-import java.util.stream.Collectors;
 import java.util.stream.Stream;
 
 /**
- * Runs {@code bin/sluice} as a separate OS process, the way a user does, and reads tables
- * back through {@code sluice query --format json}.
+ * Runs {@code bin/sluice} as a separate OS process, the way a user does, in the pipeline
+ * folder as its working directory.
  */
-final class Sluice {
+final class Sluice extends SluiceCommands {
   static final Path REPO = Path.of(System.getProperty("user.dir")).toAbsolutePath();
   static final Path LAUNCHER = REPO.resolve("bin/sluice");
   static final Duration TIMEOUT = Duration.ofMinutes(5);
-  static final ObjectMapper JSON = new ObjectMapper().enable(DeserializationFeature.USE_BIG_DECIMAL_FOR_FLOATS);
-  private static final Pattern STACK_FRAME = Pattern.compile("(?m)^\\s+at [\\w.$/<>]+\\(");
+  /** The commands as processes. */
+  static final Sluice PROCESS = new Sluice();
   private static boolean built;
 
   private Sluice() {}
-
-  /** What one finished process left behind. */
-  record Result(List<String> command, int exit, String stdout, String stderr, Duration took) {
-    String output() {
-      return stdout + stderr;
-    }
-
-    /** The non-blank lines of stderr. */
-    List<String> errorLines() {
-      return stderr.lines().filter(l -> !l.isBlank()).toList();
-    }
-
-    boolean hasStackTrace() {
-      return STACK_FRAME.matcher(stderr).find() || stderr.contains("Exception:") || stderr.contains("\tat ");
-    }
-
-    @Override
-    public String toString() {
-      return "sluice " + String.join(" ", command) + " -> exit " + exit + " in " + took.toSeconds() + " s"
-          + "\n--- stdout ---\n" + stdout + "\n--- stderr ---\n" + stderr;
-    }
-  }
 
   /** A started process whose output goes to files, for runs the test watches or kills. */
   static final class Running {
@@ -74,7 +45,7 @@ final class Sluice {
       this.stderr = stderr;
     }
 
-    Result await(Duration timeout) {
+    CommandResult await(Duration timeout) {
       try {
         if (!process.waitFor(timeout.toMillis(), TimeUnit.MILLISECONDS)) {
           process.destroyForcibly().waitFor();
@@ -87,9 +58,9 @@ final class Sluice {
       }
     }
 
-    Result finish(int exit) {
+    CommandResult finish(int exit) {
       try {
-        Result result = new Result(command, exit, Files.readString(stdout, StandardCharsets.UTF_8),
+        CommandResult result = new CommandResult(command, exit, Files.readString(stdout, StandardCharsets.UTF_8),
             Files.readString(stderr, StandardCharsets.UTF_8), Duration.ofNanos(System.nanoTime() - started));
         Files.deleteIfExists(stdout);
         Files.deleteIfExists(stderr);
@@ -122,104 +93,9 @@ final class Sluice {
     }
   }
 
-  /** Runs {@code bin/sluice ARGS} in {@code dir} and waits for it. */
-  static Result run(Path dir, String... args) {
+  @Override
+  public CommandResult run(Path dir, String... args) {
     return start(dir, args).await(TIMEOUT);
-  }
-
-  /** Runs and insists on exit 0. */
-  static Result ok(Path dir, String... args) {
-    Result result = run(dir, args);
-    assertEquals(0, result.exit(), () -> "expected success: " + result);
-    return result;
-  }
-
-  /** Asserts a failed command: exit != 0, one clear line on stderr, no stack trace. */
-  static Result failsCleanly(Path dir, String... args) {
-    Result result = run(dir, args);
-    assertTrue(result.exit() != 0, () -> "expected a failure: " + result);
-    assertTrue(!result.hasStackTrace(), () -> "expected no stack trace without --verbose: " + result);
-    assertEquals(1, result.errorLines().size(), () -> "expected one clear line on stderr: " + result);
-    return result;
-  }
-
-  /** {@code sluice query --format json SQL}: the rows, one JSON object each. */
-  static List<JsonNode> query(Path dir, String sql) {
-    Result result = ok(dir, "query", "--format", "json", sql);
-    return parseLines(result.stdout());
-  }
-
-  static List<JsonNode> parseLines(String jsonLines) {
-    List<JsonNode> rows = new ArrayList<>();
-    for (String line : jsonLines.lines().filter(l -> !l.isBlank()).toList()) {
-      try {
-        rows.add(JSON.readTree(line));
-      } catch (IOException e) {
-        throw new AssertionError("not a JSON line: " + line, e);
-      }
-    }
-    return rows;
-  }
-
-  /**
-   * Several queries in one process (a process costs 10-20 s): each named SELECT becomes
-   * {@code SELECT name, to_json(struct(*)) FROM (sql)}, all joined with UNION ALL. Returns
-   * the rows of each query by name (every name present, maybe with no rows).
-   */
-  static Map<String, List<JsonNode>> queryAll(Path dir, Map<String, String> queries) {
-    String sql = queries.entrySet().stream()
-        .map(q -> "SELECT '" + q.getKey() + "' AS q, to_json(struct(*)) AS j FROM (" + q.getValue() + ")")
-        .collect(Collectors.joining(" UNION ALL "));
-    Map<String, List<JsonNode>> result = new LinkedHashMap<>();
-    queries.keySet().forEach(name -> result.put(name, new ArrayList<>()));
-    for (JsonNode row : query(dir, sql)) {
-      try {
-        result.get(row.get("q").asText()).add(JSON.readTree(row.get("j").asText()));
-      } catch (IOException e) {
-        throw new AssertionError("bad JSON in " + row, e);
-      }
-    }
-    return result;
-  }
-
-  /** {@code SELECT * FROM t} for each table, in one process. */
-  static Map<String, List<JsonNode>> tables(Path dir, String... tables) {
-    Map<String, String> queries = new LinkedHashMap<>();
-    for (String table : tables) {
-      queries.put(table, "SELECT * FROM " + table);
-    }
-    return queryAll(dir, queries);
-  }
-
-  /**
-   * Rows as sorted strings of the given columns joined by '|', for exact multiset
-   * comparisons (duplicates stay visible). Numbers are normalised (120.50 -> 120.5), NULL
-   * is "null".
-   */
-  static List<String> rows(List<JsonNode> rows, String... columns) {
-    return rows.stream().map(row -> Stream.of(columns).map(c -> text(row.get(c))).collect(Collectors.joining("|")))
-        .sorted().toList();
-  }
-
-  /** The column names of a row of {@link #queryAll}'s output, in order. */
-  static List<String> fieldNames(JsonNode row) {
-    List<String> names = new ArrayList<>();
-    row.fieldNames().forEachRemaining(names::add);
-    return names;
-  }
-
-  static List<String> sorted(String... rows) {
-    return Stream.of(rows).sorted().toList();
-  }
-
-  static String text(JsonNode node) {
-    if (node == null || node.isNull()) {
-      return "null";
-    }
-    if (node.isNumber()) {
-      return node.decimalValue().stripTrailingZeros().toPlainString();
-    }
-    return node.asText();
   }
 
   /** The tables that exist on disk in the pipeline's warehouse (folders with a Delta log). */

@@ -2,13 +2,16 @@ package io.sluice.e2e;
 
 import static io.sluice.e2e.CrashRecoveryE2E.isJava;
 import static io.sluice.e2e.CrashRecoveryE2E.killWhen;
-import static io.sluice.e2e.Sluice.rows;
-import static io.sluice.e2e.Sluice.sorted;
+import static io.sluice.testing.JsonRows.rows;
+import static io.sluice.testing.JsonRows.sorted;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.sluice.testing.CommandResult;
+import io.sluice.testing.JsonRows;
+import io.sluice.testing.PipelineFolder;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
@@ -66,11 +69,11 @@ class SnapshotCdcE2E {
     queries.put("customers_history", "SELECT id, name, city, string(__START_AT) AS __START_AT,"
         + " string(__END_AT) AS __END_AT FROM customers_history");
     queries.put("columns", "SELECT * FROM customers_history LIMIT 1");
-    Map<String, List<JsonNode>> t = Sluice.queryAll(dir, queries);
+    Map<String, List<JsonNode>> t = Sluice.PROCESS.queryAll(dir, queries);
 
     assertEquals(sorted("2|Bo|Tromso", "3|Cy|Milan", "4|Di|Kyiv", "5|Ed|Quito"),
         rows(t.get("customers"), "id", "name", "city"), "SCD 1: the export of 2026-01-06");
-    assertEquals(List.of("id", "name", "city"), Sluice.fieldNames(t.get("customers").get(0)),
+    assertEquals(List.of("id", "name", "city"), JsonRows.fieldNames(t.get("customers").get(0)),
         "SCD 1: the snapshot's columns, no hidden ones");
     assertEquals(sorted(
             "1|Ana|Lima|2026-01-01|2026-01-05", "1|Ana Maria|Lima|2026-01-05|2026-01-06",
@@ -80,12 +83,12 @@ class SnapshotCdcE2E {
             "5|Ed|Quito|2026-01-06|null"),
         rows(t.get("customers_history"), "id", "name", "city", "__START_AT", "__END_AT"),
         "SCD 2: every version, by snapshot date; removed keys closed, re-added keys reopened");
-    assertEquals(List.of("id", "name", "city", "__START_AT", "__END_AT"), Sluice.fieldNames(t.get("columns").get(0)));
+    assertEquals(List.of("id", "name", "city", "__START_AT", "__END_AT"), JsonRows.fieldNames(t.get("columns").get(0)));
   }
 
   /** A run that may take longer than {@link Sluice#TIMEOUT}: each snapshot is a few Spark jobs and a MERGE. */
   private static void runToCompletion(Path dir) {
-    Sluice.Result result = Sluice.start(dir, "run").await(Duration.ofMinutes(15));
+    CommandResult result = Sluice.start(dir, "run").await(Duration.ofMinutes(15));
     assertEquals(0, result.exit(), () -> "expected success: " + result);
   }
 

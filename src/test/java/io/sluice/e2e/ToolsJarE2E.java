@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.sluice.testing.CommandResult;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -46,13 +47,13 @@ class ToolsJarE2E {
 
   @Test
   void theLauncherHasTheToolCommands() throws IOException {
-    Sluice.Result help = Sluice.ok(tmp, "--help");
+    CommandResult help = Sluice.PROCESS.ok(tmp, "--help");
     assertTrue(help.stdout().contains("bench ") && help.stdout().contains("samples "), help::toString);
 
     Path dir = tmp.resolve("bookings");
     Files.createDirectories(dir);
     Files.writeString(dir.resolve("spark-pipeline.yml"), "name: bookings\nstorage: .sluice\n");
-    Sluice.Result samples = Sluice.ok(dir, "samples", "--scale", "20", "--commits", "1");
+    CommandResult samples = Sluice.PROCESS.ok(dir, "samples", "--scale", "20", "--commits", "1");
     assertTrue(samples.stdout().contains("created wanderbricks.booking_updates (")
         && samples.stdout().contains("for 20 bookings"), samples::toString);
     assertFalse(samples.hasStackTrace(), samples::toString);

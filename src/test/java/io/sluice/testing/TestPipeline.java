@@ -25,8 +25,13 @@ public final class TestPipeline {
 
   public TestPipeline(Path root) {
     this.root = root;
-    this.database = "t_" + UUID.randomUUID().toString().replace("-", "").substring(0, 12);
+    this.database = uniqueDatabase();
     libraries("- glob: {include: transformations/**/*.sql}");
+  }
+
+  /** A database name no other pipeline of the test JVM has. */
+  public static String uniqueDatabase() {
+    return "t_" + UUID.randomUUID().toString().replace("-", "").substring(0, 12);
   }
 
   /** Rewrites the spec with these library entries, e.g. {@code "- class: com.x.Defs"}. */

@@ -1,12 +1,17 @@
-package io.sluice.e2e;
+package io.sluice.cli;
 
-import static io.sluice.e2e.Sluice.rows;
-import static io.sluice.e2e.Sluice.sorted;
+import static io.sluice.testing.JsonRows.rows;
+import static io.sluice.testing.JsonRows.sorted;
+import static io.sluice.cli.InProcessSluice.IN_PROCESS;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.sluice.testing.CommandResult;
+import io.sluice.testing.Events;
+import io.sluice.testing.JsonRows;
+import io.sluice.testing.PipelineFolder;
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -20,8 +25,8 @@ import org.junit.jupiter.api.TestMethodOrder;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * The life of one pipeline over several updates, as a user drives it (SEMANTICS §1.5,
- * §1.6, §7.2): landing JSON files -> STREAM read_files bronze streaming table -> cleaned
+ * The life of one pipeline over several updates, as a user drives it with {@code sluice}
+ * commands (here in the test's JVM; SEMANTICS §1.5, §1.6, §7.2): landing JSON files -> STREAM read_files bronze streaming table -> cleaned
  * streaming table with expectations -> materialized view. The steps share the folder and
  * run in order; a step is skipped when an earlier one could not bring the pipeline to the
  * state it starts from.
@@ -30,7 +35,7 @@ import org.junit.jupiter.api.io.TempDir;
  * raw data whose source files may be gone.
  */
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
-class RunE2E {
+class PipelineLifecycleTest {
   @TempDir static Path dir;
   static PipelineFolder pipeline;
   static int reached;
@@ -41,7 +46,7 @@ class RunE2E {
 
   @BeforeAll
   static void writePipeline() {
-    pipeline = PipelineFolder.create(dir, "shop")
+    pipeline = PipelineFolder.create(dir, "shop").inItsOwnDatabase()
         .sql("bronze/orders_raw.sql", """
             -- Every order file that lands, once. Raw data is precious: never cleared.
             CREATE OR REFRESH STREAMING TABLE orders_raw
@@ -101,10 +106,10 @@ class RunE2E {
   @Test
   @Order(1)
   void firstRunProcessesEveryLandedFile() {
-    Sluice.ok(dir, "run");
+    IN_PROCESS.ok(dir, "run");
     reached = 1;
 
-    Map<String, List<JsonNode>> t = Sluice.queryAll(dir, withEvents(tables()));
+    Map<String, List<JsonNode>> t = IN_PROCESS.queryAll(dir, withEvents(tables()));
     assertEquals(RAW_1, rows(t.get("orders_raw"), cols(RAW)), "orders_raw, including the mismatched file's NULLs");
     assertEquals(CLEAN_1, rows(t.get("orders_clean"), cols(CLEAN)));
     assertEquals(sorted("ada|1|120.5", "grace|1|35", "linus|1|42"), rows(t.get("revenue"), cols(REVENUE)));
@@ -131,10 +136,10 @@ class RunE2E {
         "{\"id\": 7, \"customer\": \"ADA\", \"amount\": 9.50, \"status\": \"placed\"}",
         "{\"id\": 8, \"customer\": \"Hopper\", \"amount\": 60.00, \"status\": \"cancelled\"}",
         "{\"id\": 9, \"customer\": \"grace\", \"amount\": 5.00, \"status\": \"placed\"}");
-    Sluice.ok(dir, "run");
+    IN_PROCESS.ok(dir, "run");
     reached = 2;
 
-    Map<String, List<JsonNode>> t = Sluice.queryAll(dir, withEvents(tables()));
+    Map<String, List<JsonNode>> t = IN_PROCESS.queryAll(dir, withEvents(tables()));
     assertEquals(concat(RAW_1, RAW_3_FILE), rows(t.get("orders_raw"), cols(RAW)), "no duplicates of earlier files");
     assertEquals(concat(CLEAN_1, CLEAN_3_FILE), rows(t.get("orders_clean"), cols(CLEAN)));
     assertEquals(sorted("ada|2|130", "grace|2|40", "linus|1|42"), rows(t.get("revenue"), cols(REVENUE)),
@@ -156,11 +161,11 @@ class RunE2E {
   @Order(3)
   void rerunWithoutInputThenFullRefreshOfOneTableChangeNoRow() {
     assumeTrue(reached == 2, "the incremental run failed");
-    Sluice.ok(dir, "run");
-    Sluice.ok(dir, "run", "--full-refresh", "orders_clean");
+    IN_PROCESS.ok(dir, "run");
+    IN_PROCESS.ok(dir, "run", "--full-refresh", "orders_clean");
     reached = 3;
 
-    Map<String, List<JsonNode>> t = Sluice.queryAll(dir, withEvents(tables()));
+    Map<String, List<JsonNode>> t = IN_PROCESS.queryAll(dir, withEvents(tables()));
     assertEquals(concat(RAW_1, RAW_3_FILE), rows(t.get("orders_raw"), cols(RAW)));
     assertEquals(concat(CLEAN_1, CLEAN_3_FILE), rows(t.get("orders_clean"), cols(CLEAN)),
         "cleared and reprocessed: the same rows, no duplicates");
@@ -196,19 +201,19 @@ class RunE2E {
     assumeTrue(reached == 3, "an earlier step failed");
     pipeline.json("landing/orders-04.json",
         "{\"id\": 10, \"customer\": \"linus\", \"amount\": 8.00, \"status\": \"shipped\"}");
-    Sluice.ok(dir, "run", "--refresh", "orders_raw");
+    IN_PROCESS.ok(dir, "run", "--refresh", "orders_raw");
 
-    Sluice.Result refused = Sluice.failsCleanly(dir, "run", "--full-refresh", "orders_raw");
+    CommandResult refused = IN_PROCESS.failsCleanly(dir, "run", "--full-refresh", "orders_raw");
     assertTrue(refused.stderr().contains("orders_raw") && refused.stderr().contains("pipelines.reset.allowed"),
         () -> "the error names the table and the property: " + refused);
 
     pipeline.delete("landing/orders-01.json");
-    Sluice.Result all = Sluice.ok(dir, "run", "--full-refresh-all");
+    CommandResult all = IN_PROCESS.ok(dir, "run", "--full-refresh-all");
     assertTrue(all.output().lines().anyMatch(l -> l.toLowerCase().contains("warn") && l.contains("orders_raw")
             && l.contains("pipelines.reset.allowed")),
         () -> "--full-refresh-all warns that it keeps orders_raw: " + all);
 
-    Map<String, List<JsonNode>> t = Sluice.queryAll(dir, withEvents(tables()));
+    Map<String, List<JsonNode>> t = IN_PROCESS.queryAll(dir, withEvents(tables()));
     List<String> raw = concat(concat(RAW_1, RAW_3_FILE), List.of("10|linus|8|shipped|orders-04.json"));
     assertEquals(raw, rows(t.get("orders_raw"), cols(RAW)),
         "orders_raw is never cleared: the deleted file's rows are kept, nothing is doubled");

@@ -1,4 +1,4 @@
-package io.sluice.e2e;
+package io.sluice.testing;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import java.io.IOException;
@@ -11,9 +11,9 @@ import java.util.Optional;
 /**
  * The pipeline's event log as read through {@code sluice query}: the updates in the order
  * they started, and their flow_progress events. Built from two named queries that go into
- * the same {@link Sluice#queryAll} call as the table reads.
+ * the same {@link SluiceCommands#queryAll} call as the table reads.
  */
-final class Events {
+public final class Events {
   static final String UPDATES = "SELECT origin.update_id AS update_id, unix_micros(timestamp) AS at FROM event_log "
       + "WHERE event_type = 'create_update'";
   static final String FLOW_PROGRESS = "SELECT origin.update_id AS update_id, origin.flow_name AS flow, "
@@ -32,13 +32,13 @@ final class Events {
   }
 
   /** Adds the event-log queries to a batch of named queries. */
-  static void addQueries(Map<String, String> queries) {
+  public static void addQueries(Map<String, String> queries) {
     queries.put("updates", UPDATES);
     queries.put("flow_progress", FLOW_PROGRESS);
     queries.put("warnings", WARNINGS);
   }
 
-  static Events from(Map<String, List<JsonNode>> results) {
+  public static Events from(Map<String, List<JsonNode>> results) {
     List<String> updates = results.get("updates").stream()
         .sorted(Comparator.comparingLong(r -> r.get("at").asLong()))
         .map(r -> r.get("update_id").asText()).toList();
@@ -48,44 +48,44 @@ final class Events {
     return new Events(updates, progress, results.getOrDefault("warnings", List.of()));
   }
 
-  int updateCount() {
+  public int updateCount() {
     return updates.size();
   }
 
   /** The id of the n-th update (1-based), or of the latest with n = -1. */
-  String update(int n) {
+  public String update(int n) {
     return n == -1 ? updates.get(updates.size() - 1) : updates.get(n - 1);
   }
 
   /** The states a flow went through in an update, in order of appearance. */
-  List<String> states(String updateId, String flow) {
+  public List<String> states(String updateId, String flow) {
     return events(updateId, flow).stream().filter(e -> !"METRICS".equals(e.get("level").asText()))
         .map(e -> details(e).path("state").asText(null)).filter(s -> s != null).toList();
   }
 
   /** The last state a flow reached in an update, if it appeared at all. */
-  Optional<String> finalState(String updateId, String flow) {
+  public Optional<String> finalState(String updateId, String flow) {
     List<String> states = states(updateId, flow);
     return states.isEmpty() ? Optional.empty() : Optional.of(states.get(states.size() - 1));
   }
 
   /** The METRICS events (one per batch) of a flow in an update: their details. */
-  List<JsonNode> batches(String updateId, String flow) {
+  public List<JsonNode> batches(String updateId, String flow) {
     return events(updateId, flow).stream().filter(e -> "METRICS".equals(e.get("level").asText()))
         .map(Events::details).toList();
   }
 
   /** The sum of a numeric details field over a flow's batches in an update. */
-  long sum(String updateId, String flow, String field) {
+  public long sum(String updateId, String flow, String field) {
     return batches(updateId, flow).stream().mapToLong(d -> d.path(field).asLong()).sum();
   }
 
-  List<String> warnings(String updateId) {
+  public List<String> warnings(String updateId) {
     return warnings.stream().filter(w -> updateId.equals(w.get("update_id").asText()))
         .map(w -> w.get("message").asText()).toList();
   }
 
-  List<JsonNode> events(String updateId, String flow) {
+  public List<JsonNode> events(String updateId, String flow) {
     List<JsonNode> found = new ArrayList<>();
     for (JsonNode e : progress) {
       if (updateId.equals(e.get("update_id").asText()) && flow.equals(e.path("flow").asText())) {
@@ -95,13 +95,13 @@ final class Events {
     return found;
   }
 
-  static JsonNode details(JsonNode event) {
+  public static JsonNode details(JsonNode event) {
     JsonNode details = event.get("details");
     if (details == null || details.isNull()) {
-      return Sluice.JSON.createObjectNode();
+      return JsonRows.JSON.createObjectNode();
     }
     try {
-      return Sluice.JSON.readTree(details.asText());
+      return JsonRows.JSON.readTree(details.asText());
     } catch (IOException e) {
       throw new AssertionError("details is not JSON: " + details, e);
     }

@@ -1,22 +1,23 @@
-package io.sluice.e2e;
+package io.sluice.testing;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
+import java.nio.file.StandardOpenOption;
 import java.util.stream.Stream;
 
 /** Writes a pipeline folder: the spec, SQL files under transformations/, JSON data files. */
-final class PipelineFolder {
-  final Path dir;
+public final class PipelineFolder {
+  private final Path dir;
 
   private PipelineFolder(Path dir) {
     this.dir = dir;
   }
 
   /** A folder with the standard spec: storage .sluice, every SQL file under transformations/. */
-  static PipelineFolder create(Path dir, String name) {
+  public static PipelineFolder create(Path dir, String name) {
     return new PipelineFolder(dir).spec("""
         name: %s
         storage: .sluice
@@ -27,7 +28,7 @@ final class PipelineFolder {
   }
 
   /** A copy of a shipped example's spec, SQL and data in {@code dir}, without any storage a local run left in it. */
-  static PipelineFolder copyOf(Path example, Path dir) {
+  public static PipelineFolder copyOf(Path example, Path dir) {
     try (Stream<Path> paths = Files.walk(example)) {
       for (Path source : paths.filter(p -> !example.relativize(p).toString().startsWith(".sluice")).toList()) {
         Path target = dir.resolve(example.relativize(source).toString());
@@ -43,24 +44,38 @@ final class PipelineFolder {
     return at(dir);
   }
 
-  static PipelineFolder at(Path dir) {
+  public static PipelineFolder at(Path dir) {
     return new PipelineFolder(dir);
   }
 
-  PipelineFolder spec(String yaml) {
+  /**
+   * Gives the pipeline a database of its own: pipelines run in one test JVM share its
+   * catalog, so each keeps its tables apart (a process has a catalog of its own).
+   */
+  public PipelineFolder inItsOwnDatabase() {
+    try {
+      Files.writeString(dir.resolve("spark-pipeline.yml"), "database: " + TestPipeline.uniqueDatabase() + "\n",
+          StandardOpenOption.APPEND);
+      return this;
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
+  public PipelineFolder spec(String yaml) {
     return file("spark-pipeline.yml", yaml);
   }
 
-  PipelineFolder sql(String file, String text) {
+  public PipelineFolder sql(String file, String text) {
     return file("transformations/" + file, text);
   }
 
   /** A JSON Lines file: one object per argument. */
-  PipelineFolder json(String file, String... lines) {
+  public PipelineFolder json(String file, String... lines) {
     return file(file, String.join("\n", lines) + "\n");
   }
 
-  PipelineFolder file(String file, String text) {
+  public PipelineFolder file(String file, String text) {
     try {
       Path path = dir.resolve(file);
       Files.createDirectories(path.getParent());
@@ -71,7 +86,7 @@ final class PipelineFolder {
     }
   }
 
-  PipelineFolder delete(String file) {
+  public PipelineFolder delete(String file) {
     try {
       Files.delete(dir.resolve(file));
       return this;
@@ -80,7 +95,7 @@ final class PipelineFolder {
     }
   }
 
-  Path path(String relative) {
+  public Path path(String relative) {
     return dir.resolve(relative);
   }
 }

@@ -1,12 +1,17 @@
-package io.sluice.e2e;
+package io.sluice.cli;
 
-import static io.sluice.e2e.Sluice.rows;
-import static io.sluice.e2e.Sluice.sorted;
-import static io.sluice.e2e.Sluice.text;
+import static io.sluice.testing.JsonRows.rows;
+import static io.sluice.testing.JsonRows.sorted;
+import static io.sluice.testing.JsonRows.text;
+import static io.sluice.cli.InProcessSluice.IN_PROCESS;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.sluice.testing.CommandResult;
+import io.sluice.testing.Events;
+import io.sluice.testing.JsonRows;
+import io.sluice.testing.PipelineFolder;
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -23,12 +28,12 @@ import org.junit.jupiter.api.io.TempDir;
  * it is skipped (§1.5). The figures come from the event log's flow_progress METRICS events.
  * After the user relaxes the expectation, a rerun processes the failed batch in full, once.
  */
-class ExpectationsE2E {
+class ExpectationOutcomesTest {
   @TempDir Path dir;
 
   @Test
   void warnDropAndFailExpectationsWithTheirMetricsThenAFixedRerun() {
-    PipelineFolder.create(dir, "sensors")
+    PipelineFolder.create(dir, "sensors").inItsOwnDatabase()
         .sql("readings.sql", """
             CREATE OR REFRESH STREAMING TABLE readings_raw
             AS SELECT * FROM STREAM read_files('landing', format => 'json',
@@ -56,7 +61,7 @@ class ExpectationsE2E {
             "{\"sensor\": \"s4\", \"value\": null, \"unit\": \"C\"}",
             "{\"sensor\": \"s5\", \"value\": 150, \"unit\": \"C\"}");
 
-    Sluice.Result run = Sluice.run(dir, "run");
+    CommandResult run = IN_PROCESS.run(dir, "run");
     assertTrue(run.exit() != 0, () -> "a FAIL UPDATE expectation that fails fails the run: " + run);
     assertTrue(run.stderr().contains("plausible_value"), () -> "the error names the expectation: " + run);
     assertTrue(run.stderr().contains("s5"), () -> "the error shows the offending row: " + run);
@@ -77,7 +82,7 @@ class ExpectationsE2E {
     queries.put("failures", """
         SELECT origin.flow_name AS flow, get_json_object(details, '$.state') AS state, error
         FROM event_log WHERE event_type = 'flow_progress' AND level = 'ERROR'""");
-    Map<String, List<JsonNode>> t = Sluice.queryAll(dir, queries);
+    Map<String, List<JsonNode>> t = IN_PROCESS.queryAll(dir, queries);
 
     assertEquals(5, t.get("raw").size());
     assertEquals(sorted("s1|20|C", "s2|68|F", "s3|21|K", "s5|150|C"), rows(t.get("readings"), "sensor", "value", "unit"),
@@ -123,8 +128,8 @@ class ExpectationsE2E {
         CREATE OR REFRESH MATERIALIZED VIEW strict_summary
         AS SELECT count(*) AS readings, max(value) AS highest FROM readings_strict;
         """);
-    Sluice.ok(dir, "run");
-    Map<String, List<JsonNode>> after = Sluice.tables(dir, "readings_raw", "readings", "readings_strict", "strict_summary");
+    IN_PROCESS.ok(dir, "run");
+    Map<String, List<JsonNode>> after = IN_PROCESS.tables(dir, "readings_raw", "readings", "readings_strict", "strict_summary");
     assertEquals(5, after.get("readings_raw").size(), "no file is read twice");
     assertEquals(sorted("s1|20|C", "s2|68|F", "s3|21|K", "s5|150|C"), rows(after.get("readings"), "sensor", "value", "unit"));
     assertEquals(sorted("s1|20|C", "s2|68|F", "s3|21|K", "s5|150|C"),
