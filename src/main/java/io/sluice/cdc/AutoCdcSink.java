@@ -26,10 +26,13 @@ import io.sluice.execution.KeyBounds;
 import io.sluice.execution.KeyClustering;
 import io.sluice.execution.Persisted;
 import io.sluice.execution.TableWriter;
+import io.sluice.expectations.BatchRequirement;
 import io.sluice.execution.Tally;
 import io.sluice.graph.AutoCdcColumns;
 import io.sluice.graph.AutoCdcTableProperties;
 import io.sluice.graph.FlowMode;
+import java.time.Clock;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -68,9 +71,9 @@ public final class AutoCdcSink implements BatchSink {
 
   /**
    * The sink of one flow's run: opens (or creates) the target's state store, and forgets its
-   * expired SCD type 1 tombstones before the run's batches, which then read the store's state
-   * that check loaded. Not while a flow into the target has a batch to run again: the batch
-   * must see the state its first attempt saw.
+   * expired SCD type 1 tombstones before the run's batches, when a look is due
+   * ({@link TombstoneSchedule}). Not while a flow into the target has a batch to run again:
+   * the batch must see the state its first attempt saw.
    */
   public static AutoCdcSink open(FlowRun run, FlowMode.AutoCdc mode, String table, BatchLog log, Checkpoints checkpoints) {
     CdcEvents events = new CdcEvents(run.flow(), mode);
@@ -78,9 +81,17 @@ public final class AutoCdcSink implements BatchSink {
     new SharedCdcState(store, events).settleSnapshots(run, checkpoints);
     if (!mode.scdType().keepsHistory() && run.flowsIntoTarget().stream()
         .noneMatch(f -> BatchLog.unfinished(checkpoints, run.target().name(), f.name()).isPresent())) {
-      store.collectTombstones(run.spark(), AutoCdcTableProperties.tombstoneThreshold(run.target()), events.keys());
+      Duration threshold = AutoCdcTableProperties.tombstoneThreshold(run.target());
+      new TombstoneSchedule(checkpoints.tombstoneCheck(run.target().name()), Clock.systemUTC())
+          .lookIfDue(threshold, () -> store.collectTombstones(run.spark(), threshold, events.keys()));
     }
     return new AutoCdcSink(run, events, table, log, store);
+  }
+
+  /** A NULL key or sequence fails the flow before the batch is applied (§4). */
+  @Override
+  public List<BatchRequirement> requirements() {
+    return events.requirements();
   }
 
   /** Compacts the SCD type 1 store after the run's batches, when due. */

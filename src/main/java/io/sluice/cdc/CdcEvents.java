@@ -13,6 +13,7 @@ import static org.apache.spark.sql.functions.when;
 import io.sluice.ErrorClass;
 import io.sluice.SluiceException;
 import io.sluice.execution.ColumnNames;
+import io.sluice.expectations.BatchRequirement;
 import io.sluice.graph.AutoCdcColumns;
 import io.sluice.graph.FlowMode;
 import io.sluice.graph.ResolvedFlow;
@@ -23,7 +24,6 @@ import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
 import org.apache.spark.sql.expressions.Window;
 import org.apache.spark.sql.expressions.WindowSpec;
-import org.apache.spark.sql.functions;
 import org.apache.spark.sql.types.DataTypes;
 import org.apache.spark.sql.types.Metadata;
 import org.apache.spark.sql.types.StructField;
@@ -64,16 +64,9 @@ final class CdcEvents {
     return columns.keys();
   }
 
-  /** The events of a batch of source rows; fails the flow on a NULL key or sequence. */
+  /** The events of a batch of source rows, which meet {@link #requirements}. */
   Dataset<Row> of(Dataset<Row> rows) {
-    Column op = lit(UPSERT);
-    if (mode.deleteWhen().isPresent()) {
-      op = when(expr(mode.deleteWhen().get()).eqNullSafe(lit(true)), lit(DELETE)).otherwise(op);
-    }
-    if (mode.truncateWhen().isPresent()) {
-      op = when(expr(mode.truncateWhen().get()).eqNullSafe(lit(true)), lit(TRUNCATE)).otherwise(op);
-    }
-    refuseNulls(rows, op);
+    Column op = operation();
     List<Column> select = new ArrayList<>();
     for (String key : keys()) {
       select.add(when(op.equalTo(lit(TRUNCATE)), lit(null)).otherwise(col(key)).as(key));
@@ -84,7 +77,22 @@ final class CdcEvents {
     return rows.select(select.toArray(Column[]::new));
   }
 
-  private void refuseNulls(Dataset<Row> rows, Column op) {
+  private Column operation() {
+    Column op = lit(UPSERT);
+    if (mode.deleteWhen().isPresent()) {
+      op = when(expr(mode.deleteWhen().get()).eqNullSafe(lit(true)), lit(DELETE)).otherwise(op);
+    }
+    if (mode.truncateWhen().isPresent()) {
+      op = when(expr(mode.truncateWhen().get()).eqNullSafe(lit(true)), lit(TRUNCATE)).otherwise(op);
+    }
+    return op;
+  }
+
+  /**
+   * What every source row must have: a whole sequence, and a key unless it is a truncate.
+   * A row without either fails the flow, naming the row, and nothing of the batch is applied.
+   */
+  List<BatchRequirement> requirements() {
     Column nullKey = lit(false);
     for (String key : keys()) {
       nullKey = nullKey.or(col(key).isNull());
@@ -96,22 +104,15 @@ final class CdcEvents {
         nullSequence = nullSequence.or(mode.sequence().getField(field.name()).isNull());
       }
     }
-    List<Row> offending = rows
-        .where(nullSequence.or(nullKey.and(op.notEqual(lit(TRUNCATE)))))
-        .select(nullSequence.as("null_sequence"), to_json(struct(functions.col("*"))).as("row"))
-        .takeAsList(1);
-    if (offending.isEmpty()) {
-      return;
-    }
-    Row row = offending.get(0);
     String name = "AUTO CDC flow '" + flow.name() + "'";
-    if (row.getBoolean(0)) {
-      String what = columns.sequenceType() instanceof StructType ? " is NULL or has a NULL field" : " is NULL";
-      throw new SluiceException(ErrorClass.AUTO_CDC_NULL_SEQUENCE, flow.definition().origin(), name + ": SEQUENCE BY "
-          + mode.sequence() + what + " for row " + row.getString(1) + "; nothing of the batch was applied");
-    }
-    throw new SluiceException(ErrorClass.AUTO_CDC_NULL_KEY, flow.definition().origin(), name + ": a key of KEYS ("
-        + String.join(", ", keys()) + ") is NULL in row " + row.getString(1) + "; nothing of the batch was applied");
+    String what = columns.sequenceType() instanceof StructType ? " is NULL or has a NULL field" : " is NULL";
+    return List.of(
+        new BatchRequirement(not(nullSequence), row -> new SluiceException(ErrorClass.AUTO_CDC_NULL_SEQUENCE,
+            flow.definition().origin(), name + ": SEQUENCE BY " + mode.sequence() + what + " for row " + row
+                + "; nothing of the batch was applied")),
+        new BatchRequirement(not(nullKey.and(operation().notEqual(lit(TRUNCATE)))), row -> new SluiceException(
+            ErrorClass.AUTO_CDC_NULL_KEY, flow.definition().origin(), name + ": a key of KEYS ("
+                + String.join(", ", keys()) + ") is NULL in row " + row + "; nothing of the batch was applied")));
   }
 
   /**

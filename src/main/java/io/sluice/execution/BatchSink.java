@@ -1,5 +1,7 @@
 package io.sluice.execution;
 
+import io.sluice.expectations.BatchRequirement;
+import java.util.List;
 import java.util.Map;
 import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
@@ -16,6 +18,11 @@ public interface BatchSink {
    * @return the rows it wrote and its own figures for the batch's event
    */
   Written write(Dataset<Row> rows, long batchId, long rowCount);
+
+  /** What every row of a batch must meet for this sink, checked with the expectations before {@link #write}. */
+  default List<BatchRequirement> requirements() {
+    return List.of();
+  }
 
   /** Runs once the flow has processed all its batches of the update, so no batch sees its effect half-way. */
   default void finish() {}

@@ -33,6 +33,11 @@ public final class Checkpoints {
     return root.resolve(safe(target.key())).resolve(".auto-cdc-state");
   }
 
+  /** When an SCD type 1 AUTO CDC target's state was last looked through for expired tombstones. */
+  public Path tombstoneCheck(DatasetName target) {
+    return root.resolve(safe(target.key())).resolve(".auto-cdc-tombstones-checked-at");
+  }
+
   /** Where an AUTO CDC FROM SNAPSHOT flow records the snapshots it applied (see {@code SnapshotLog}). */
   public Path snapshotLog(DatasetName target, DatasetName flow) {
     return location(target, flow).resolve("snapshots");

@@ -129,7 +129,7 @@ public final class FlowRun {
     SparkSession session = batch.sparkSession();
     try {
       ExpectationChecker checker =
-          new ExpectationChecker(target.name().name(), flow.name().name(), target.expectations());
+          new ExpectationChecker(target.name().name(), flow.name().name(), target.expectations(), sink.requirements());
       ExpectationChecker.Checked checked = BatchSettings.forCounts(session, () -> checker.check(cached));
       BatchQuality quality = checked.quality();
       // AUTO CDC sinks take change events, in the source's shape; the others take table rows.

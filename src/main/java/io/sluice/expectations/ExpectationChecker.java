@@ -16,18 +16,22 @@ import org.apache.spark.sql.Row;
 
 /**
  * Applies a dataset's expectations to one batch. One aggregation over the batch counts
- * every expectation's failures at once; a FAIL expectation that failed stops here, before
- * anything is written; DROP expectations filter the rows that go on to be written.
+ * every expectation's failures at once, and those of the flow kind's
+ * {@link BatchRequirement}s; a requirement or a FAIL expectation that failed stops here,
+ * before anything is written; DROP expectations filter the rows that go on to be written.
  */
 public final class ExpectationChecker {
   private final String dataset;
   private final String flow;
   private final List<Expectation> expectations;
+  private final List<BatchRequirement> requirements;
 
-  public ExpectationChecker(String dataset, String flow, List<Expectation> expectations) {
+  public ExpectationChecker(String dataset, String flow, List<Expectation> expectations,
+      List<BatchRequirement> requirements) {
     this.dataset = dataset;
     this.flow = flow;
     this.expectations = List.copyOf(expectations);
+    this.requirements = List.copyOf(requirements);
   }
 
   /** The rows to write and the figures for the batch. The caller should cache {@code batch}. */
@@ -36,9 +40,18 @@ public final class ExpectationChecker {
     aggregates.add(count(lit(1)));
     aggregates.add(sum(when(keep(), 0).otherwise(1)));
     for (Expectation expectation : expectations) {
-      aggregates.add(sum(when(holds(expectation), 0).otherwise(1)));
+      aggregates.add(sum(when(holds(condition(expectation)), 0).otherwise(1)));
+    }
+    for (BatchRequirement requirement : requirements) {
+      aggregates.add(sum(when(holds(requirement.holds()), 0).otherwise(1)));
     }
     Row counts = batch.agg(aggregates.get(0), aggregates.subList(1, aggregates.size()).toArray(Column[]::new)).first();
+    for (int i = 0; i < requirements.size(); i++) {
+      BatchRequirement requirement = requirements.get(i);
+      if (!counts.isNullAt(expectations.size() + 2 + i) && counts.getLong(expectations.size() + 2 + i) > 0) {
+        throw requirement.failure().apply(offendingRow(batch, requirement.holds()));
+      }
+    }
     long input = counts.getLong(0);
     long dropped = counts.isNullAt(1) ? 0 : counts.getLong(1);
     List<ExpectationResult> results = new ArrayList<>();
@@ -46,7 +59,7 @@ public final class ExpectationChecker {
       Expectation expectation = expectations.get(i);
       long failed = counts.isNullAt(i + 2) ? 0 : counts.getLong(i + 2);
       if (failed > 0 && expectation.action() == ViolationAction.FAIL) {
-        throw new ExpectationFailedException(expectation, dataset, flow, offendingRow(batch, expectation));
+        throw new ExpectationFailedException(expectation, dataset, flow, offendingRow(batch, condition(expectation)));
       }
       results.add(new ExpectationResult(expectation.name(), dataset, input - failed, failed));
     }
@@ -59,19 +72,23 @@ public final class ExpectationChecker {
     Column keep = lit(true);
     for (Expectation expectation : expectations) {
       if (expectation.action() == ViolationAction.DROP) {
-        keep = keep.and(holds(expectation));
+        keep = keep.and(holds(condition(expectation)));
       }
     }
     return keep;
   }
 
-  /** A row passes only when the condition is true: false and NULL both violate (§6.1). */
-  private static Column holds(Expectation expectation) {
-    return coalesce(expr(expectation.condition()), lit(false));
+  private static Column condition(Expectation expectation) {
+    return expr(expectation.condition());
   }
 
-  private static String offendingRow(Dataset<Row> batch, Expectation expectation) {
-    return batch.where(not(holds(expectation))).toJSON().first();
+  /** A row passes only when the condition is true: false and NULL both violate (§6.1). */
+  private static Column holds(Column condition) {
+    return coalesce(condition, lit(false));
+  }
+
+  private static String offendingRow(Dataset<Row> batch, Column condition) {
+    return batch.where(not(holds(condition))).toJSON().first();
   }
 
   /** The rows that pass the DROP expectations, with the batch's figures. */
