@@ -42,14 +42,15 @@ public final class ExpectationChecker {
     for (Expectation expectation : expectations) {
       aggregates.add(sum(when(holds(condition(expectation)), 0).otherwise(1)));
     }
+    // Required of the rows that are kept: a DROP expectation is how a user lets the others go.
     for (BatchRequirement requirement : requirements) {
-      aggregates.add(sum(when(holds(requirement.holds()), 0).otherwise(1)));
+      aggregates.add(sum(when(keep().and(not(holds(requirement.holds()))), 1).otherwise(0)));
     }
     Row counts = batch.agg(aggregates.get(0), aggregates.subList(1, aggregates.size()).toArray(Column[]::new)).first();
     for (int i = 0; i < requirements.size(); i++) {
       BatchRequirement requirement = requirements.get(i);
       if (!counts.isNullAt(expectations.size() + 2 + i) && counts.getLong(expectations.size() + 2 + i) > 0) {
-        throw requirement.failure().apply(offendingRow(batch, requirement.holds()));
+        throw requirement.failure().apply(offendingRow(batch.where(keep()), requirement.holds()));
       }
     }
     long input = counts.getLong(0);

@@ -19,6 +19,7 @@ import io.sluice.execution.KeyBounds;
 import io.sluice.execution.KeyClustering;
 import io.sluice.execution.Persisted;
 import io.sluice.execution.Tally;
+import io.sluice.expectations.BatchRequirement;
 import io.sluice.graph.FlowMode;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -77,7 +78,6 @@ public final class ReplaceUsingSink implements BatchSink {
     DeltaTarget target = DeltaTarget.table(run.target().name());
     BatchCommits commits = log.begin(session, batchId, List.of(target));
     Dataset<Row> sequenced = rows.withColumn(SEQ, mode.sequence());
-    refuseNullSequences(sequenced);
     // Persisted: the window's shuffle and the decision join feed several jobs each (bounds,
     // decisions, counts, MERGE); recomputing them would cost the batch several times over.
     try (Persisted persisted = new Persisted()) {
@@ -154,14 +154,14 @@ public final class ReplaceUsingSink implements BatchSink {
     return metrics.get(0).getLong(metrics.get(0).fieldIndex("num_deleted_rows"));
   }
 
-  private void refuseNullSequences(Dataset<Row> sequenced) {
-    List<String> offending = sequenced.where(col(SEQ).isNull()).drop(SEQ).toJSON().takeAsList(1);
-    if (!offending.isEmpty()) {
-      throw new SluiceException(ErrorClass.REPLACE_USING_NULL_SEQUENCE, run.flow().definition().origin(),
-          "flow '" + run.flow().name() + "': SEQUENCE BY " + mode.sequence() + " is NULL for row " + offending.get(0)
-              + "; drop such rows with an expectation, e.g. CONSTRAINT has_sequence EXPECT (... IS NOT NULL)"
-              + " ON VIOLATION DROP ROW");
-    }
+  /** A NULL sequence fails the flow (SEMANTICS §2.4), before anything of the batch is written. */
+  @Override
+  public List<BatchRequirement> requirements() {
+    return List.of(new BatchRequirement(mode.sequence().isNotNull(), row -> new SluiceException(
+        ErrorClass.REPLACE_USING_NULL_SEQUENCE, run.flow().definition().origin(), "flow '" + run.flow().name()
+            + "': SEQUENCE BY " + mode.sequence() + " is NULL for row " + row
+            + "; drop such rows with an expectation, e.g. CONSTRAINT has_sequence EXPECT (... IS NOT NULL)"
+            + " ON VIOLATION DROP ROW")));
   }
 
   private Column decision() {

@@ -1,9 +1,6 @@
 package io.sluice.replace;
 
-import static org.apache.spark.sql.functions.coalesce;
 import static org.apache.spark.sql.functions.expr;
-import static org.apache.spark.sql.functions.lit;
-import static org.apache.spark.sql.functions.not;
 
 import io.sluice.ErrorClass;
 import io.sluice.SluiceException;
@@ -11,8 +8,11 @@ import io.sluice.execution.BatchSink;
 import io.sluice.execution.DeltaWrites;
 import io.sluice.execution.FlowExecutor;
 import io.sluice.execution.FlowRun;
+import io.sluice.expectations.BatchRequirement;
 import io.sluice.graph.FlowMode;
 import java.util.List;
+import org.apache.spark.sql.Dataset;
+import org.apache.spark.sql.Row;
 
 /**
  * A REPLACE WHERE flow (SEMANTICS §3): on every update, the target rows matching the
@@ -29,17 +29,23 @@ public final class ReplaceWhereExecutor implements FlowExecutor {
   @Override
   public void execute(FlowRun run) {
     String table = run.target().name().quoted();
-    run.withFlowConf(() -> {
-      run.processBatch(run.buildQuery(), 0, (rows, batchId, count) -> {
-        List<String> outside = rows.where(not(coalesce(expr(mode.predicate()), lit(false)))).toJSON().takeAsList(1);
-        if (!outside.isEmpty()) {
-          throw new SluiceException(ErrorClass.REPLACE_WHERE_ROW_OUTSIDE_PREDICATE, run.flow().definition().origin(),
-              "flow '" + run.flow().name() + "' produced row " + outside.get(0) + ", which REPLACE WHERE "
-                  + mode.predicate() + " does not cover; nothing was written");
-        }
+    BatchSink replace = new BatchSink() {
+      @Override
+      public Written write(Dataset<Row> rows, long batchId, long rowCount) {
         DeltaWrites.replaceWhere(rows, table, mode.predicate());
-        return BatchSink.Written.all(count);
-      });
+        return Written.all(rowCount);
+      }
+
+      @Override
+      public List<BatchRequirement> requirements() {
+        return List.of(new BatchRequirement(expr(mode.predicate()), row -> new SluiceException(
+            ErrorClass.REPLACE_WHERE_ROW_OUTSIDE_PREDICATE, run.flow().definition().origin(), "flow '"
+                + run.flow().name() + "' produced row " + row + ", which REPLACE WHERE " + mode.predicate()
+                + " does not cover; nothing was written")));
+      }
+    };
+    run.withFlowConf(() -> {
+      run.processBatch(run.buildQuery(), 0, replace);
       return null;
     });
   }
