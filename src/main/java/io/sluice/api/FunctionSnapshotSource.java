@@ -43,6 +43,6 @@ final class FunctionSnapshotSource<V extends Comparable<? super V>> implements S
           + "': the last processed version " + last.get() + " is a " + last.get().getClass().getName() + ", not a "
           + versionClass.getName() + "; a full refresh starts the flow's versions again", e);
     }
-    return function.next(resolution, lastVersion).map(s -> new Versioned(s.rows(), s.version()));
+    return function.next(new ResolutionContext(resolution), lastVersion).map(s -> new Versioned(s.rows(), s.version()));
   }
 }

@@ -85,7 +85,7 @@ public final class RegisteringPipeline implements Pipeline {
         if (target == null) {
           throw new GraphException(ErrorClass.FLOW_WITHOUT_TARGET, origin, "flow '" + name + "' needs into(target)");
         }
-        registry.register(new FlowDefinition(flowName, target, query::apply, mode, Map.of(), false, origin));
+        registry.register(new FlowDefinition(flowName, target, ResolutionContext.query(query), mode, Map.of(), false, origin));
       }
     };
   }
@@ -105,7 +105,7 @@ public final class RegisteringPipeline implements Pipeline {
   /** A dataset and the implicit flow of its defining query, named after it. */
   private void registerWithQuery(DatasetDefinition dataset, FlowMode mode, FlowFunction query) {
     registry.register(dataset);
-    registry.register(new FlowDefinition(dataset.name(), dataset.name(), query::apply, mode, Map.of(), true, dataset.origin()));
+    registry.register(new FlowDefinition(dataset.name(), dataset.name(), ResolutionContext.query(query), mode, Map.of(), true, dataset.origin()));
   }
 
   private DatasetName qualify(String name, Origin origin) {
@@ -334,7 +334,7 @@ public final class RegisteringPipeline implements Pipeline {
       FlowMode.AutoCdc mode = cdc.build(name, origin);
       String from = source;
       FlowFunction query = ctx -> mode.once() ? ctx.read(from) : ctx.readStream(from);
-      registry.register(new FlowDefinition(name, target, query::apply, mode, Map.of(), false, origin));
+      registry.register(new FlowDefinition(name, target, ResolutionContext.query(query), mode, Map.of(), false, origin));
     }
   }
 }

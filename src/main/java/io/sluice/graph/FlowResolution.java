@@ -1,7 +1,6 @@
 package io.sluice.graph;
 
 import io.sluice.ErrorClass;
-import io.sluice.api.FlowContext;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Optional;
@@ -17,7 +16,7 @@ import org.apache.spark.sql.types.StructType;
  * {@link DatasetReader}, records them as the flow's inputs, and refuses a streaming read
  * of a batch-only dataset. Batch reads of tables go through its {@link TablePins} first.
  */
-public final class FlowResolution implements FlowContext {
+public final class FlowResolution {
   private final SparkSession spark;
   private final DataflowGraph graph;
   private final FlowDefinition flow;
@@ -39,7 +38,6 @@ public final class FlowResolution implements FlowContext {
     this.pins = pins;
   }
 
-  @Override
   public SparkSession spark() {
     return spark;
   }
@@ -66,7 +64,7 @@ public final class FlowResolution implements FlowContext {
     return Set.copyOf(streamingInputs);
   }
 
-  @Override
+  /** A batch read of a dataset of this pipeline, or of any catalog table. */
   public Dataset<Row> read(String name) {
     List<String> parts = parseName(name);
     return readPipelineDataset(parts, null, null, false)
@@ -74,7 +72,7 @@ public final class FlowResolution implements FlowContext {
         .orElseGet(() -> spark.read().table(name));
   }
 
-  @Override
+  /** A streaming read of a dataset of this pipeline, or of any catalog table. */
   public Dataset<Row> readStream(String name) {
     return readPipelineDataset(parseName(name), null, null, true)
         .orElseGet(() -> spark.readStream().table(name));
