@@ -17,6 +17,7 @@ import java.time.Instant;
 import java.util.List;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.function.Supplier;
 import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
 import org.apache.spark.sql.SparkSession;
@@ -92,16 +93,19 @@ public final class FlowRun {
 
   /** The flow's DataFrame, reading tables as a batch at the versions {@code pins} gives. */
   public Dataset<Row> buildQuery(TablePins pins) {
-    return withFlowConf(() -> flow.definition().query().build(
-        new FlowResolution(spark, graph, flow.definition(), reader, pins)));
+    return withFlowConf(() -> flow.definition().query().build(resolution(pins)));
   }
 
   /** A context to build the flow's queries in, over the real sources. */
   public FlowResolution resolution() {
-    return new FlowResolution(spark, graph, flow.definition(), reader);
+    return resolution(TablePins.NONE);
   }
 
-  public <T> T withFlowConf(java.util.function.Supplier<T> body) {
+  private FlowResolution resolution(TablePins pins) {
+    return new FlowResolution(spark, graph, flow.definition(), reader, pins);
+  }
+
+  public <T> T withFlowConf(Supplier<T> body) {
     return FlowConf.withSqlConf(spark, flow.definition().sqlConf(), body);
   }
 
