@@ -36,6 +36,9 @@ public final class SparkSessions {
         "spark.sql.extensions", "io.delta.sql.DeltaSparkSessionExtension",
         "spark.sql.catalog.spark_catalog", "org.apache.spark.sql.delta.catalog.DeltaCatalog",
         "spark.sql.streaming.schemaInference", "true",
+        // Local files without a chmod or readlink process per file (see ForklessLocalFileSystem).
+        "spark.hadoop.fs.file.impl", ForklessLocalFileSystem.class.getName(),
+        "spark.hadoop.fs.AbstractFileSystem.file.impl", ForklessLocalFs.class.getName(),
         // Every batch of a flow plans the same queries again. Spark keeps 100 compiled classes,
         // fewer than one update of a few keyed flows generates, so each batch compiled its code
         // anew. With room for 1,000, a 10-row update of the AUTO CDC example took ~30% less time
