@@ -47,22 +47,22 @@ public final class ExpectationChecker {
       aggregates.add(sum(when(keep().and(not(holds(requirement.holds()))), 1).otherwise(0)));
     }
     Row counts = batch.agg(aggregates.get(0), aggregates.subList(1, aggregates.size()).toArray(Column[]::new)).first();
-    for (int i = 0; i < requirements.size(); i++) {
-      BatchRequirement requirement = requirements.get(i);
-      if (!counts.isNullAt(expectations.size() + 2 + i) && counts.getLong(expectations.size() + 2 + i) > 0) {
-        throw requirement.failure().apply(offendingRow(batch.where(keep()), requirement.holds()));
-      }
-    }
     long input = counts.getLong(0);
-    long dropped = counts.isNullAt(1) ? 0 : counts.getLong(1);
+    long dropped = figure(counts, 1);
     List<ExpectationResult> results = new ArrayList<>();
     for (int i = 0; i < expectations.size(); i++) {
       Expectation expectation = expectations.get(i);
-      long failed = counts.isNullAt(i + 2) ? 0 : counts.getLong(i + 2);
+      long failed = figure(counts, 2 + i);
       if (failed > 0 && expectation.action() == ViolationAction.FAIL) {
         throw new ExpectationFailedException(expectation, dataset, flow, offendingRow(batch, condition(expectation)));
       }
       results.add(new ExpectationResult(expectation.name(), dataset, input - failed, failed));
+    }
+    for (int i = 0; i < requirements.size(); i++) {
+      BatchRequirement requirement = requirements.get(i);
+      if (figure(counts, 2 + expectations.size() + i) > 0) {
+        throw requirement.failure().apply(offendingRow(batch.where(keep()), requirement.holds()));
+      }
     }
     Dataset<Row> rows = dropped == 0 ? batch : batch.where(keep());
     return new Checked(rows, new BatchQuality(input, dropped, results));
@@ -77,6 +77,11 @@ public final class ExpectationChecker {
       }
     }
     return keep;
+  }
+
+  /** A sum over no row is NULL: none. */
+  private static long figure(Row counts, int i) {
+    return counts.isNullAt(i) ? 0 : counts.getLong(i);
   }
 
   private static Column condition(Expectation expectation) {

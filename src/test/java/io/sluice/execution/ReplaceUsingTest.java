@@ -200,6 +200,17 @@ class ReplaceUsingTest {
     String error = result.flows().get(0).errorMessage().orElseThrow();
     assertTrue(error.contains("REPLACE_USING_NULL_SEQUENCE") && error.contains("'regions'") && error.contains("seq"), error);
     assertEquals(List.of(), p.rows("SELECT * FROM regions"), "nothing of the batch is committed");
+
+    // The fix the message suggests: a DROP ROW expectation; the failed batch then goes in without that row.
+    assertTrue(error.contains("ON VIOLATION DROP ROW"), error);
+    p.sql("""
+        CREATE STREAMING TABLE regions (CONSTRAINT has_sequence EXPECT (seq IS NOT NULL) ON VIOLATION DROP ROW)
+        FLOW REPLACE USING (region_id) SEQUENCE BY seq BY NAME
+        SELECT * FROM STREAM(events);
+        """);
+    UpdateResult fixed = p.run();
+    assertTrue(fixed.succeeded(), () -> fixed.flows().toString());
+    assertEquals(List.of("[1,iOS,a,1]"), p.rows("SELECT * FROM regions"));
   }
 
   @Test
