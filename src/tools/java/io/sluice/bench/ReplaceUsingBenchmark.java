@@ -25,7 +25,8 @@ import org.apache.spark.sql.SparkSession;
  * (latest row per key, then update when newer, insert when new), on targets of two sizes.
  *
  * <p>Batches touch recent keys (the newest bookings change most), which is what lets a
- * keyed write prune files; the report says so. Times include starting the flow's stream.
+ * keyed write prune files; the report says so. Times include starting the flow's stream,
+ * past the batch that follows the initial load.
  */
 public final class ReplaceUsingBenchmark {
   private final SparkSession spark;
@@ -65,6 +66,11 @@ public final class ReplaceUsingBenchmark {
         """.formatted(database));
     rows(0, rows, 1).writeTo(database + ".updates").using("delta").createOrReplace();
     double seconds = time(() -> PipelineUpdate.run(spark, spec, UpdateOptions.DEFAULT, List.of()));
+    // Until a stream's batch after its source's initial snapshot, each restart lists that
+    // snapshot again (see the README): one batch of a key no timed batch touches comes first,
+    // so the timed batches show what a running feed costs.
+    append(rows(10 * rows, 1, 1), database + ".updates");
+    PipelineUpdate.run(spark, spec, UpdateOptions.DEFAULT, List.of());
     spark.sql("OPTIMIZE " + database + ".bookings");
     out.printf(Locale.ROOT, "loaded %s target: %d rows in %.1f s%n", name, rows, seconds);
     return new Target(name, rows, database, spec);
