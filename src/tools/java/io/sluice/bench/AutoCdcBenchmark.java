@@ -66,11 +66,13 @@ public final class AutoCdcBenchmark {
   private final SparkSession spark;
   private final Path root;
   private final PrintStream out;
+  private final JobCounter jobs;
 
   public AutoCdcBenchmark(SparkSession spark, Path root, PrintStream out) {
     this.spark = spark;
     this.root = root;
     this.out = out;
+    this.jobs = JobCounter.on(spark);
   }
 
   /** For each key shape: loads {@code keys} keys, applies one batch four ways, prints the figures and the checks. */
@@ -84,8 +86,7 @@ public final class AutoCdcBenchmark {
   private void run(long keys, KeyShape shape) {
     PipelineSpec spec = pipeline(shape);
     load(spec, keys);
-    JobCounter jobs = JobCounter.on(spark);
-    afterTheLoad(spec, jobs);
+    afterTheLoad(spec);
     long batchRows = Math.max(1, keys / 100);
     long newKeys = Math.max(1, keys / 1000);
     stage(keys, batchRows, newKeys, shape);
@@ -103,7 +104,7 @@ public final class AutoCdcBenchmark {
     out.printf(Locale.ROOT, "Spark jobs: hand MERGE %d, hand SCD 2 MERGE %d; Sluice update %d for its two flows' one"
         + " batch each%n", mergeJobs, scd2MergeJobs, updateJobs);
     check(keys, newKeys, flow(update[0], "scd1"));
-    fixedCost(spec, jobs);
+    fixedCost(spec);
   }
 
   /**
@@ -113,7 +114,7 @@ public final class AutoCdcBenchmark {
    * the initial snapshot of the source, Delta lists the snapshot's files again to do so. Later
    * batches are timed after these, so they show what a running feed costs.
    */
-  private void afterTheLoad(PipelineSpec spec, JobCounter jobs) {
+  private void afterTheLoad(PipelineSpec spec) {
     UpdateResult[] update = new UpdateResult[1];
     double[] idle = new double[1];
     long idleJobs = jobs.count(() -> idle[0] = time(() -> update[0] = update(spark, spec)));
@@ -130,7 +131,7 @@ public final class AutoCdcBenchmark {
    * snapshot: one with nothing new, then one whose flows get 10 events each, with their
    * Spark jobs, against the hand-written MERGEs of the same 10 events.
    */
-  private void fixedCost(PipelineSpec spec, JobCounter jobs) {
+  private void fixedCost(PipelineSpec spec) {
     UpdateResult[] update = new UpdateResult[1];
     double[] idle = new double[1];
     long idleJobs = jobs.count(() -> idle[0] = time(() -> update[0] = update(spark, spec)));

@@ -33,16 +33,18 @@ public final class ReplaceUsingBenchmark {
   private final Path root;
   private final PrintStream out;
   private final List<String> report = new ArrayList<>();
+  private final JobCounter jobs;
 
   public ReplaceUsingBenchmark(SparkSession spark, Path root, PrintStream out) {
     this.spark = spark;
     this.root = root;
     this.out = out;
+    this.jobs = JobCounter.on(spark);
   }
 
   public void run(long targetRows, double[] fractions) {
-    report.add(String.format(Locale.ROOT, "%-10s %-9s %10s %12s %12s %12s %9s %9s",
-        "target", "batch", "rows", "append s", "merge s", "sluice s", "vs append", "vs merge"));
+    report.add(String.format(Locale.ROOT, "%-10s %-9s %10s %12s %12s %12s %9s %9s %11s %11s",
+        "target", "batch", "rows", "append s", "merge s", "sluice s", "vs append", "vs merge", "merge jobs", "sluice jobs"));
     Target big = load("big", targetRows);
     long sequence = 2;
     for (double fraction : fractions) {
@@ -88,7 +90,8 @@ public final class ReplaceUsingBenchmark {
     clone(table, target.database() + ".append_copy");
     double append = time(() -> append(spark.table(staged), target.database() + ".append_copy"));
     clone(table, target.database() + ".merge_copy");
-    double merge = time(() -> spark.sql("""
+    double[] merge = new double[1];
+    long mergeJobs = jobs.count(() -> merge[0] = time(() -> spark.sql("""
         MERGE INTO %1$s.merge_copy t
         USING (SELECT booking_id, property_id, status, total_amount, seq FROM (
                  SELECT *, row_number() OVER (PARTITION BY booking_id ORDER BY seq DESC) AS rn FROM %1$s.batch)
@@ -96,16 +99,16 @@ public final class ReplaceUsingBenchmark {
         ON t.booking_id = s.booking_id
         WHEN MATCHED AND s.seq > t.seq THEN UPDATE SET *
         WHEN NOT MATCHED THEN INSERT *
-        """.formatted(target.database())).collectAsList());
+        """.formatted(target.database())).collectAsList()));
 
     append(spark.table(staged), target.database() + ".updates");
     UpdateResult[] result = new UpdateResult[1];
-    time(() -> result[0] = PipelineUpdate.run(spark, target.spec(), UpdateOptions.DEFAULT, List.of()));
+    long sluiceJobs = jobs.count(() -> result[0] = PipelineUpdate.run(spark, target.spec(), UpdateOptions.DEFAULT, List.of()));
     FlowOutcome flow = result[0].flows().get(0);
     double sluice = flow.duration().toMillis() / 1000.0;
-    report.add(String.format(Locale.ROOT, "%-10s %-9s %10d %12s %12s %12s %9.1fx %9.2fx",
-        target.name() + " " + target.rows(), label, count, rate(append, count), rate(merge, count), rate(sluice, count),
-        sluice / append, sluice / merge));
+    report.add(String.format(Locale.ROOT, "%-10s %-9s %10d %12s %12s %12s %9.1fx %9.2fx %11d %11d",
+        target.name() + " " + target.rows(), label, count, rate(append, count), rate(merge[0], count),
+        rate(sluice, count), sluice / append, sluice / merge[0], mergeJobs, sluiceJobs));
   }
 
   /** A metadata-only copy, so the baselines write into the same files as Sluice, not into its table. */
