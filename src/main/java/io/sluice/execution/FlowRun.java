@@ -132,12 +132,14 @@ public final class FlowRun {
     Dataset<Row> cached = batch.persist();
     SparkSession session = batch.sparkSession();
     try {
-      ExpectationChecker checker =
-          new ExpectationChecker(target.name().name(), flow.name().name(), target.expectations(), sink.requirements());
+      // AUTO CDC sinks take change events, in the source's shape; the others take table rows.
+      boolean changeEvents = flow.output().changeEvents();
+      ExpectationChecker checker = new ExpectationChecker(target.name().name(), flow.name().name(),
+          target.expectations(), sink.requirements(), schema -> changeEvents ? List.of(ColumnNames.cols(List.of(schema.fieldNames())))
+              : TableWriter.columns(schema, targetSchema));
       ExpectationChecker.Checked checked = BatchSettings.forCounts(session, () -> checker.check(cached));
       BatchQuality quality = checked.quality();
-      // AUTO CDC sinks take change events, in the source's shape; the others take table rows.
-      Dataset<Row> rows = flow.output().changeEvents() ? checked.rows() : TableWriter.align(checked.rows(), targetSchema);
+      Dataset<Row> rows = changeEvents ? checked.rows() : TableWriter.align(checked.rows(), targetSchema);
       long outputRows = quality.outputRows();
       BatchSink.Written written =
           BatchSettings.forWrite(session, outputRows, () -> sink.write(rows, batchId, outputRows));

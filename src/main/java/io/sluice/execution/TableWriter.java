@@ -17,11 +17,16 @@ public final class TableWriter {
   private TableWriter() {}
 
   public static Dataset<Row> align(Dataset<Row> rows, StructType table) {
+    return rows.select(columns(rows.schema(), table).toArray(Column[]::new));
+  }
+
+  /** The table's columns, each from the column of {@code rows} of its name (or NULL), cast to its type. */
+  public static List<Column> columns(StructType rows, StructType table) {
     List<Column> columns = new ArrayList<>();
     for (StructField field : table.fields()) {
-      Column value = Identifiers.field(rows.schema(), field.name()).map(f -> ColumnNames.col(f.name())).orElse(lit(null));
+      Column value = Identifiers.field(rows, field.name()).map(f -> ColumnNames.col(f.name())).orElse(lit(null));
       columns.add(value.cast(field.dataType()).as(field.name()));
     }
-    return rows.select(columns.toArray(Column[]::new));
+    return columns;
   }
 }

@@ -1,6 +1,7 @@
 package io.sluice.expectations;
 
 import static org.apache.spark.sql.functions.coalesce;
+import static org.apache.spark.sql.functions.col;
 import static org.apache.spark.sql.functions.count;
 import static org.apache.spark.sql.functions.expr;
 import static org.apache.spark.sql.functions.lit;
@@ -10,43 +11,63 @@ import static org.apache.spark.sql.functions.when;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.Function;
 import org.apache.spark.sql.Column;
 import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
+import org.apache.spark.sql.types.StructType;
 
 /**
  * Applies a dataset's expectations to one batch. One aggregation over the batch counts
  * every expectation's failures at once, and those of the flow kind's
  * {@link BatchRequirement}s; a requirement or a FAIL expectation that failed stops here,
  * before anything is written; DROP expectations filter the rows that go on to be written.
+ *
+ * <p>Expectations are on the rows the flow's query produced; requirements on the rows its
+ * sink will take (for a table, shaped to it: its columns, their types), in the same pass.
  */
 public final class ExpectationChecker {
+  private static final String KEEP = "__sluice_kept";
+  private static final String PASSES = "__sluice_passes_";
   private final String dataset;
   private final String flow;
   private final List<Expectation> expectations;
   private final List<BatchRequirement> requirements;
+  private final Function<StructType, List<Column>> sinkColumns;
 
+  /**
+   * @param sinkColumns the columns of the rows the sink takes, made from the batch's schema
+   */
   public ExpectationChecker(String dataset, String flow, List<Expectation> expectations,
-      List<BatchRequirement> requirements) {
+      List<BatchRequirement> requirements, Function<StructType, List<Column>> sinkColumns) {
     this.dataset = dataset;
     this.flow = flow;
     this.expectations = List.copyOf(expectations);
     this.requirements = List.copyOf(requirements);
+    this.sinkColumns = sinkColumns;
   }
 
   /** The rows to write and the figures for the batch. The caller should cache {@code batch}. */
   public Checked check(Dataset<Row> batch) {
+    // Each row's outcomes beside the row as the sink will take it, where the requirements hold or not.
+    List<Column> projection = new ArrayList<>();
+    projection.add(keep().as(KEEP));
+    for (int i = 0; i < expectations.size(); i++) {
+      projection.add(holds(condition(expectations.get(i))).as(PASSES + i));
+    }
+    projection.addAll(sinkColumns.apply(batch.schema()));
+    Dataset<Row> outcomes = batch.select(projection.toArray(Column[]::new));
     List<Column> aggregates = new ArrayList<>();
     aggregates.add(count(lit(1)));
-    aggregates.add(sum(when(keep(), 0).otherwise(1)));
-    for (Expectation expectation : expectations) {
-      aggregates.add(sum(when(holds(condition(expectation)), 0).otherwise(1)));
+    aggregates.add(sum(when(col(KEEP), 0).otherwise(1)));
+    for (int i = 0; i < expectations.size(); i++) {
+      aggregates.add(sum(when(col(PASSES + i), 0).otherwise(1)));
     }
     // Required of the rows that are kept: a DROP expectation is how a user lets the others go.
     for (BatchRequirement requirement : requirements) {
-      aggregates.add(sum(when(keep().and(not(holds(requirement.holds()))), 1).otherwise(0)));
+      aggregates.add(sum(when(col(KEEP).and(not(holds(requirement.holds()))), 1).otherwise(0)));
     }
-    Row counts = batch.agg(aggregates.get(0), aggregates.subList(1, aggregates.size()).toArray(Column[]::new)).first();
+    Row counts = outcomes.agg(aggregates.get(0), aggregates.subList(1, aggregates.size()).toArray(Column[]::new)).first();
     long input = counts.getLong(0);
     long dropped = figure(counts, 1);
     List<ExpectationResult> results = new ArrayList<>();
@@ -61,14 +82,15 @@ public final class ExpectationChecker {
     for (int i = 0; i < requirements.size(); i++) {
       BatchRequirement requirement = requirements.get(i);
       if (figure(counts, 2 + expectations.size() + i) > 0) {
-        throw requirement.failure().apply(offendingRow(batch.where(keep()), requirement.holds()));
+        Dataset<Row> kept = outcomes.where(col(KEEP)).select(sinkColumns.apply(batch.schema()).toArray(Column[]::new));
+        throw requirement.failure().apply(offendingRow(kept, requirement.holds()));
       }
     }
     Dataset<Row> rows = dropped == 0 ? batch : batch.where(keep());
     return new Checked(rows, new BatchQuality(input, dropped, results));
   }
 
-  /** True for a row that every DROP expectation lets through. */
+  /** Whether a row passes every DROP expectation. */
   private Column keep() {
     Column keep = lit(true);
     for (Expectation expectation : expectations) {

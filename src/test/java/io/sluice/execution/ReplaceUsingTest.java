@@ -249,4 +249,21 @@ class ReplaceUsingTest {
     assertTrue(error.contains("REPLACE_WHERE_ROW_OUTSIDE_PREDICATE") && error.contains("2026-11-01"), error);
     assertEquals(expected, p.rows("SELECT * FROM daily"), "nothing written");
   }
+
+  /** The predicate is checked on the rows as the table takes them: a column the query leaves out is NULL there. */
+  @Test
+  void replaceWhereRefusesRowsWithoutThePredicateColumnByName() {
+    TestPipeline p = pipeline("""
+        CREATE STREAMING TABLE by_region (region_id INT, total BIGINT);
+        CREATE FLOW regional AS INSERT INTO by_region BY NAME
+        REPLACE WHERE region_id = 1
+        SELECT count(*) AS total FROM events;
+        """);
+    insert(p, "(1, 'iOS', 'a', 1)");
+    UpdateResult refused = p.run();
+    assertFalse(refused.succeeded());
+    String error = refused.flows().get(0).errorMessage().orElseThrow();
+    assertTrue(error.contains("REPLACE_WHERE_ROW_OUTSIDE_PREDICATE") && error.contains("\"total\":1}"), error);
+    assertEquals(List.of(), p.rows("SELECT * FROM by_region"), "nothing written");
+  }
 }
