@@ -37,6 +37,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.UnaryOperator;
 import org.apache.spark.sql.Column;
 import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
@@ -119,14 +120,14 @@ public final class AutoCdcSink implements BatchSink {
     DeltaTarget target = DeltaTarget.table(run.target().name());
     BatchCommits commits = log.begin(session, batchId, List.of(target, store.target()));
     try (Persisted persisted = new Persisted()) {
-      Changes changes = BatchSettings.forPlanning(session, rowCount, () -> changes(rows, batchId, persisted));
+      Changes changes = BatchSettings.forPlanning(session, () -> changes(rows, batchId, rowCount, persisted));
       Counts counts = changes.counts();
       if (counts.targetChanges() > 0) {
         commits.commit(session, target, () -> applyToTarget(session, changes, counts));
       }
       if (counts.storeChanges() > 0) {
         commits.commit(session, store.target(),
-            () -> store.append(KeyClustering.byKeys(changes.newEvents(), columns.keys(), counts.storeChanges())));
+            () -> store.append(changes.inKeyRanges(changes.newEvents(), columns.keys(), counts.storeChanges())));
       }
       return new Written(counts.upserted() + counts.deleted(), counts.metrics(rowCount, changes.truncates()));
     }
@@ -141,7 +142,7 @@ public final class AutoCdcSink implements BatchSink {
   private void applyToTarget(SparkSession session, Changes changes, Counts counts) {
     if (counts.updated() == 0 && counts.removed() == 0) {
       Dataset<Row> rows = TableWriter.align(changes.target(), run.targetSchema());
-      DeltaWrites.append(KeyClustering.byKeys(rows, columns.keys(), counts.inserted()), table);
+      DeltaWrites.append(changes.inKeyRanges(rows, columns.keys(), counts.inserted()), table);
     } else {
       KeyedDiff.merge(DeltaTable.forName(session, table), changes.target(), changes.targetScope(), targetMatch(), false);
     }
@@ -150,11 +151,18 @@ public final class AutoCdcSink implements BatchSink {
   /**
    * What a batch changes: the target's rows (a {@link KeyedDiff}) within the scope of the
    * batch's keys, the events the store does not hold yet, and their counts.
+   *
+   * @param clustered whether the rows are in key ranges already (a first load's)
    */
   private record Changes(Dataset<Row> target, Column targetScope, Dataset<Row> newEvents, Counts counts,
-      boolean truncates) {}
+      boolean truncates, boolean clustered) {
+    /** {@code rows} of this batch, in key ranges for an append ({@link KeyClustering}). */
+    Dataset<Row> inKeyRanges(Dataset<Row> rows, List<String> keys, long rowCount) {
+      return clustered ? rows : KeyClustering.byKeys(rows, keys, rowCount);
+    }
+  }
 
-  private Changes changes(Dataset<Row> rows, long batchId, Persisted persisted) {
+  private Changes changes(Dataset<Row> rows, long batchId, long rowCount, Persisted persisted) {
     SparkSession session = rows.sparkSession();
     Dataset<Row> incoming = events.of(rows);
     Truncation truncation = Truncation.of(session, store, incoming, truncates());
@@ -168,9 +176,15 @@ public final class AutoCdcSink implements BatchSink {
         .drop(RECORDED_AT);
     // An empty store stays a local relation, which the optimizer drops from the joins below.
     Dataset<Row> storedEvents = firstEvents ? read : persisted.keep(read);
-    Dataset<Row> known = storedEvents.unionByName(changed, true);
-    CdcReplay replay = replay(persisted.keep(truncation.after(events.dedupe(known))));
-    Dataset<Row> newEvents = persisted.keep(
+    // A first load is appended: its events are shuffled once, into the key ranges both
+    // appends write, which the replay's windows take as their partitioning.
+    Dataset<Row> batchEvents = firstEvents ? KeyClustering.byKeys(changed, columns.keys(), rowCount) : changed;
+    Dataset<Row> deduped = persisted.keep(truncation.after(events.dedupeNotingRivals(storedEvents, batchEvents)));
+    CdcReplay replay = replay(deduped.drop(CdcEvents.RIVALLED));
+    // Without stored events to join, what a batch changes is a projection of the cached
+    // replay: cheaper to compute twice than to cache again.
+    UnaryOperator<Dataset<Row>> keepJoined = firstEvents ? UnaryOperator.identity() : persisted::keep;
+    Dataset<Row> newEvents = keepJoined.apply(
         truncation.withMarker(notStored(replay.kept(), storedEvents).withColumn(RECORDED_AT, current_timestamp())));
     // The target holds what the stored events make of its keys (each batch commits the target
     // first, then the store, and a replayed batch skips the target's commit), so its rows
@@ -179,12 +193,11 @@ public final class AutoCdcSink implements BatchSink {
     Dataset<Row> stored = storedEvents.unionByName(changed.where(lit(false)), true);
     Dataset<Row> targetBefore = replay(truncation.beforeBatch(events.dedupe(stored))).rows();
     List<String> targetMatch = targetMatch();
-    Dataset<Row> targetChanges = persisted.keep(KeyedDiff.changes(
+    Dataset<Row> targetChanges = keepJoined.apply(KeyedDiff.changes(
         targetBefore.select(ColumnNames.cols(List.of(replay.rows().columns()))), replay.rows(), targetMatch, others(targetMatch)));
-    // With an empty store, every known event is the batch's: no join is needed to keep the batch's pairs.
-    Counts counts = Counts.of(newEvents, targetChanges, firstEvents ? events.rivals(known) : rivals(known, changed));
+    Counts counts = Counts.of(newEvents, targetChanges, deduped.where(col(CdcEvents.RIVALLED)));
     warnAboutRivals(counts.rivalKeys(), batchId);
-    return new Changes(targetChanges, scope.on(col("t", firstKey)), newEvents, counts, truncation.isNew());
+    return new Changes(targetChanges, scope.on(col("t", firstKey)), newEvents, counts, truncation.isNew(), firstEvents);
   }
 
   private CdcReplay replay(Dataset<Row> events) {
@@ -276,20 +289,6 @@ public final class AutoCdcSink implements BatchSink {
       metrics.put("target_rows_deleted", removed);
       return metrics;
     }
-  }
-
-  /**
-   * §4.3: the key and sequence pairs with different upserts. Only pairs the batch brings: the
-   * store may hold a pair's loser beside its winner.
-   */
-  private Dataset<Row> rivals(Dataset<Row> known, Dataset<Row> batch) {
-    List<String> pair = new ArrayList<>(columns.keys());
-    pair.add(SEQ);
-    Column same = lit(true);
-    for (String column : pair) {
-      same = same.and(col("k", column).eqNullSafe(col("b", column)));
-    }
-    return events.rivals(known.as("k").join(batch.select(ColumnNames.cols(pair)).as("b"), same, "left_semi"));
   }
 
   /** §4.3: two different upserts at one key and sequence are resolved, and said so. */

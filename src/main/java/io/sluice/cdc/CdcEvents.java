@@ -1,10 +1,11 @@
 package io.sluice.cdc;
 
 import static io.sluice.execution.ColumnNames.col;
-import static org.apache.spark.sql.functions.countDistinct;
 import static org.apache.spark.sql.functions.expr;
 import static org.apache.spark.sql.functions.lag;
 import static org.apache.spark.sql.functions.lit;
+import static org.apache.spark.sql.functions.max;
+import static org.apache.spark.sql.functions.min;
 import static org.apache.spark.sql.functions.not;
 import static org.apache.spark.sql.functions.struct;
 import static org.apache.spark.sql.functions.to_json;
@@ -38,6 +39,11 @@ final class CdcEvents {
   static final String OP = "__sluice_op";
   static final String VALUES = "__sluice_values";
   static final String RECORDED_AT = "__sluice_recorded_at";
+  /** Set by {@link #dedupeNotingRivals} on each kept event whose pair had rival upserts. */
+  static final String RIVALLED = "__sluice_rivalled";
+  private static final String IN_BATCH = "__sluice_in_batch";
+  private static final String JSON = "__sluice_json";
+  private static final String PREVIOUS = "__sluice_previous";
   static final String UPSERT = "U";
   static final String DELETE = "D";
   static final String TRUNCATE = "T";
@@ -122,23 +128,35 @@ final class CdcEvents {
    * Spark shuffles the events once.
    */
   Dataset<Row> dedupe(Dataset<Row> events) {
-    Column rank = when(col(OP).equalTo(lit(TRUNCATE)), lit(3)).when(col(OP).equalTo(lit(DELETE)), lit(2)).otherwise(lit(1));
-    WindowSpec inOrder = Window.partitionBy(ColumnNames.cols(keys()))
-        .orderBy(col(SEQ), rank.desc(), to_json(col(VALUES)).desc());
-    Column previous = lag(col(SEQ), 1).over(inOrder);
-    return events.withColumn("__sluice_previous", previous)
-        .where(col("__sluice_previous").isNull().or(not(col("__sluice_previous").eqNullSafe(col(SEQ)))))
-        .drop("__sluice_previous");
+    return firstOfEachSequence(inOrder(events.withColumn(JSON, to_json(col(VALUES))))).drop(JSON);
   }
 
-  /** The key and sequence pairs that carry different upserts, which {@link #dedupe} chose between. */
-  Dataset<Row> rivals(Dataset<Row> events) {
-    List<Column> group = new ArrayList<>(List.of(ColumnNames.cols(keys())));
-    group.add(col(SEQ));
-    return events.where(col(OP).equalTo(lit(UPSERT)))
-        .groupBy(group.toArray(Column[]::new))
-        .agg(countDistinct(to_json(col(VALUES))).as("__sluice_upserts"))
-        .where(col("__sluice_upserts").gt(lit(1)));
+  /**
+   * The {@link #dedupe}d events of {@code stored} and {@code batch} together, each saying in
+   * {@link #RIVALLED} whether its key and sequence carried different upserts and the batch
+   * brought one of its events: the pairs to warn about. They are found in the same pass.
+   */
+  Dataset<Row> dedupeNotingRivals(Dataset<Row> stored, Dataset<Row> batch) {
+    Dataset<Row> events = stored.withColumn(IN_BATCH, lit(false)).unionByName(batch.withColumn(IN_BATCH, lit(true)), true)
+        .withColumn(JSON, to_json(col(VALUES)));
+    List<Column> pair = new ArrayList<>(List.of(ColumnNames.cols(keys())));
+    pair.add(col(SEQ));
+    WindowSpec samePair = Window.partitionBy(pair.toArray(Column[]::new));
+    Column upsert = when(col(OP).equalTo(lit(UPSERT)), col(JSON));
+    Column rivalled = max(col(IN_BATCH)).over(samePair).and(not(max(upsert).over(samePair).eqNullSafe(min(upsert).over(samePair))));
+    // After the ordering window, whose sort the pair's window takes as it is.
+    return firstOfEachSequence(inOrder(events).withColumn(RIVALLED, rivalled)).drop(JSON, IN_BATCH);
+  }
+
+  /** The events in the order that decides between those of one key and sequence, each with the sequence before it. */
+  private Dataset<Row> inOrder(Dataset<Row> events) {
+    Column rank = when(col(OP).equalTo(lit(TRUNCATE)), lit(3)).when(col(OP).equalTo(lit(DELETE)), lit(2)).otherwise(lit(1));
+    WindowSpec inOrder = Window.partitionBy(ColumnNames.cols(keys())).orderBy(col(SEQ), rank.desc(), col(JSON).desc());
+    return events.withColumn(PREVIOUS, lag(col(SEQ), 1).over(inOrder));
+  }
+
+  private static Dataset<Row> firstOfEachSequence(Dataset<Row> ordered) {
+    return ordered.where(col(PREVIOUS).isNull().or(not(col(PREVIOUS).eqNullSafe(col(SEQ))))).drop(PREVIOUS);
   }
 
   /** The state store's columns: the events' plus when each was recorded. */

@@ -55,10 +55,12 @@ record CdcReplay(Dataset<Row> kept, Dataset<Row> rows) {
           .where(col("__sluice_last_delete").isNull().or(col(SEQ).geq(col("__sluice_last_delete"))))
           .drop("__sluice_last_delete");
     }
-    Dataset<Row> rows = merged(kept, columns, byKey)
-        .withColumn("__sluice_last", max(col(SEQ)).over(byKey))
-        .where(col(SEQ).equalTo(col("__sluice_last")).and(col(OP).equalTo(lit(UPSERT))))
-        .select(targetColumns(columns, List.of()));
+    Dataset<Row> last = merged(kept, columns, byKey);
+    // Without IGNORE NULL UPDATES each key kept one event, its last: no second window is needed.
+    if (!columns.ignoreNull().isEmpty()) {
+      last = last.withColumn("__sluice_last", max(col(SEQ)).over(byKey)).where(col(SEQ).equalTo(col("__sluice_last")));
+    }
+    Dataset<Row> rows = last.where(col(OP).equalTo(lit(UPSERT))).select(targetColumns(columns, List.of()));
     return new CdcReplay(kept, rows);
   }
 

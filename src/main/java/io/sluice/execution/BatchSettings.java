@@ -42,12 +42,14 @@ public final class BatchSettings {
   private BatchSettings() {}
 
   /**
-   * Plans and counts the changes of a keyed batch of {@code rows} rows: a small batch's plans
-   * are joins and windows over a few thousand rows, and adaptive execution would make each of
-   * their shuffles a Spark job of its own. Large batches keep it.
+   * Plans and counts the changes of a keyed batch, without adaptive execution. Its plans cache
+   * a dataset and read it several times (windows, joins, counts): a cache planned adaptively
+   * hides how its rows are partitioned and sorted, so every window or join over it shuffles
+   * the whole batch again, and in a small batch adaptive execution would make each shuffle a
+   * Spark job of its own. The batch's MERGE, planned later, keeps it.
    */
-  public static <T> T forPlanning(SparkSession session, long rows, Supplier<T> body) {
-    return rows <= SMALL_BATCH ? FlowConf.withSqlConf(session, Map.of(ADAPTIVE, "false"), body) : body.get();
+  public static <T> T forPlanning(SparkSession session, Supplier<T> body) {
+    return FlowConf.withSqlConf(session, Map.of(ADAPTIVE, "false"), body);
   }
 
   /** Runs the batch's global aggregates and checks. */

@@ -12,14 +12,16 @@ import org.apache.spark.sql.Row;
  * would read the whole table.
  */
 public final class KeyClustering {
-  /** About how many rows each file of a clustered append holds. */
-  static final long ROWS_PER_FILE = 250_000;
+  /** The Spark setting for about how many rows each file of a clustered append holds. */
+  public static final String ROWS_PER_FILE = "spark.sluice.keyClustering.rowsPerFile";
+  private static final long DEFAULT_ROWS_PER_FILE = 250_000;
 
   private KeyClustering() {}
 
   /** {@code rows} (about {@code rowCount} of them) in key ranges, when there are more than fill one file. */
   public static Dataset<Row> byKeys(Dataset<Row> rows, List<String> keys, long rowCount) {
-    return byKeys(rows, keys, rowCount, ROWS_PER_FILE);
+    String rowsPerFile = rows.sparkSession().conf().get(ROWS_PER_FILE, String.valueOf(DEFAULT_ROWS_PER_FILE));
+    return byKeys(rows, keys, rowCount, Math.max(1, Long.parseLong(rowsPerFile.trim())));
   }
 
   static Dataset<Row> byKeys(Dataset<Row> rows, List<String> keys, long rowCount, long rowsPerFile) {

@@ -3,6 +3,7 @@ package io.sluice.execution;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.sluice.graph.DatasetName;
 import io.sluice.testing.CdcModel;
 import io.sluice.testing.TestPipeline;
 import io.sluice.testing.UsersExample;
@@ -119,6 +120,36 @@ class AutoCdcTest {
         p.rows("SELECT * FROM scd1_changes"), "a downstream stream reads the target's changes");
     assertEquals(List.of("[123,Isabel,Monterrey]", "[124,Raul,Puebla]", "[125,Mercedes,Tijuana]", "[126,Lily,Cancun]"),
         p.rows("SELECT * FROM once_target"), "a ONCE flow ran on the first update only");
+  }
+
+  @Test
+  void aLargeFirstLoadIsAppendedInKeyRanges() {
+    TestPipeline p = pipeline("SET " + KeyClustering.ROWS_PER_FILE + " = 100;\n" + USERS);
+    // 400 keys, an insert and then an update (a delete for every tenth key) each, scattered.
+    p.spark().sql("INSERT INTO " + p.database() + ".users_cdc SELECT CAST(k AS INT), concat('name-', k), concat('city-', s),"
+        + " CASE WHEN s = 1 THEN 'INSERT' WHEN k % 10 = 0 THEN 'DELETE' ELSE 'UPDATE' END, CAST(s AS INT)"
+        + " FROM (SELECT pmod(id, 400) AS k, 1 + id DIV 400 AS s FROM range(800)) ORDER BY hash(k, s)");
+    runOk(p);
+
+    assertEquals(List.of("[360,360]"), p.rows("SELECT count(*), count_if(city = 'city-2') FROM users_scd1"));
+    assertEquals(List.of("[760,360,40]"), p.rows("SELECT count(*), count_if(__END_AT IS NULL),"
+        + " count_if(__START_AT = 1 AND __END_AT = 2 AND userId % 10 = 0) FROM users_scd2"));
+    Checkpoints checkpoints = new Checkpoints(p.spec().storage());
+    for (String target : List.of("users_scd1", "users_scd2")) {
+      assertInKeyRanges(p, p.database() + "." + target, "userId");
+      assertInKeyRanges(p, "delta.`" + checkpoints.autoCdcState(new DatasetName("spark_catalog", p.database(), target))
+          + "`", "userId");
+    }
+  }
+
+  /** The table's files hold disjoint ranges of the key, several of them: later batches' key bounds skip files. */
+  private static void assertInKeyRanges(TestPipeline p, String table, String key) {
+    List<Row> files = p.spark().sql("SELECT min(" + key + "), max(" + key + ") FROM " + table
+        + " GROUP BY _metadata.file_path ORDER BY 1").collectAsList();
+    assertTrue(files.size() >= 4, table + ": " + files);
+    for (int i = 1; i < files.size(); i++) {
+      assertTrue(files.get(i - 1).getInt(1) < files.get(i).getInt(0), table + ": overlapping key ranges " + files);
+    }
   }
 
   private static Dataset<Row> eventLog(TestPipeline p) {
