@@ -11,7 +11,6 @@ import static org.apache.spark.sql.functions.last;
 import static org.apache.spark.sql.functions.lead;
 import static org.apache.spark.sql.functions.lit;
 import static org.apache.spark.sql.functions.max;
-import static org.apache.spark.sql.functions.min;
 import static org.apache.spark.sql.functions.not;
 import static org.apache.spark.sql.functions.struct;
 import static org.apache.spark.sql.functions.sum;
@@ -37,6 +36,7 @@ import org.apache.spark.sql.expressions.WindowSpec;
  */
 record CdcReplay(Dataset<Row> kept, Dataset<Row> rows) {
   private static final String MERGED = "__sluice_merged";
+  private static final String STARTS = "__sluice_starts";
 
   /**
    * SCD type 1: the last event decides. Without IGNORE NULL UPDATES only that event is kept
@@ -68,7 +68,8 @@ record CdcReplay(Dataset<Row> kept, Dataset<Row> rows) {
    * SCD type 2: every event is kept. A version starts at an upsert that follows nothing, a
    * delete, or an upsert with other tracked values; it ends at the next event after its last
    * upsert (a delete or the next version's start), and shows the values of its last upsert,
-   * so changes of untracked columns update it in place.
+   * so changes of untracked columns update it in place. Every window runs over a key's
+   * events in sequence order, so one sort serves them all.
    */
   static CdcReplay scd2(Dataset<Row> events, AutoCdcColumns columns) {
     WindowSpec byKey = Window.partitionBy(ColumnNames.cols(columns.keys()));
@@ -78,25 +79,19 @@ record CdcReplay(Dataset<Row> kept, Dataset<Row> rows) {
     Column starts = col(OP).equalTo(lit(UPSERT)).and(previousOp.isNull()
         .or(previousOp.equalTo(lit(DELETE)))
         .or(not(lag(tracked, 1).over(inOrder).eqNullSafe(tracked))));
-    WindowSpec byVersion = Window.partitionBy(versionPartition(columns));
+    // A key's upserts fall in runs, one per version, each from an upsert that starts one.
+    Column nextUpsertStarts = lead(col(STARTS), 1).over(inOrder);
     Dataset<Row> rows = merged(events, columns, byKey)
-        .withColumn("__sluice_starts", when(starts, 1).otherwise(0))
-        .withColumn("__sluice_version",
-            sum(col("__sluice_starts")).over(inOrder.rowsBetween(Window.unboundedPreceding(), Window.currentRow())))
+        .withColumn(STARTS, starts)
+        .withColumn(AutoCdcColumns.START_AT,
+            max(when(col(STARTS), col(SEQ))).over(inOrder.rowsBetween(Window.unboundedPreceding(), Window.currentRow())))
         .withColumn("__sluice_next", lead(col(SEQ), 1).over(inOrder))
         .where(col(OP).equalTo(lit(UPSERT)))
-        .withColumn(AutoCdcColumns.START_AT, min(col(SEQ)).over(byVersion))
-        .withColumn("__sluice_last", max(col(SEQ)).over(byVersion))
-        .where(col(SEQ).equalTo(col("__sluice_last")))
+        .withColumn("__sluice_last", nextUpsertStarts.isNull().or(nextUpsertStarts))
+        .where(col("__sluice_last"))
         .select(targetColumns(columns, List.of(
             col(AutoCdcColumns.START_AT).as(AutoCdcColumns.START_AT), col("__sluice_next").as(AutoCdcColumns.END_AT))));
     return new CdcReplay(events, rows);
-  }
-
-  private static Column[] versionPartition(AutoCdcColumns columns) {
-    List<Column> partition = new ArrayList<>(List.of(ColumnNames.cols(columns.keys())));
-    partition.add(col("__sluice_version"));
-    return partition.toArray(Column[]::new);
   }
 
   /**
