@@ -21,7 +21,11 @@ public final class KeyClustering {
   /** {@code rows} (about {@code rowCount} of them) in key ranges, when there are more than fill one file. */
   public static Dataset<Row> byKeys(Dataset<Row> rows, List<String> keys, long rowCount) {
     String rowsPerFile = rows.sparkSession().conf().get(ROWS_PER_FILE, String.valueOf(DEFAULT_ROWS_PER_FILE));
-    return byKeys(rows, keys, rowCount, Math.max(1, Long.parseLong(rowsPerFile.trim())));
+    try {
+      return byKeys(rows, keys, rowCount, Math.max(1, Long.parseLong(rowsPerFile.trim())));
+    } catch (NumberFormatException e) {
+      throw new IllegalArgumentException(ROWS_PER_FILE + " must be a whole number of rows, not '" + rowsPerFile + "'", e);
+    }
   }
 
   static Dataset<Row> byKeys(Dataset<Row> rows, List<String> keys, long rowCount, long rowsPerFile) {

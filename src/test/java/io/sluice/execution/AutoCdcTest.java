@@ -106,9 +106,14 @@ class AutoCdcTest {
     assertEquals(1, warnings.size());
     assertTrue(warnings.get(0).contains("\"keys_with_rival_upserts\":1"), warnings.get(0));
 
-    insert(p, "(123, null, null, 'DELETE', 6), (125, 'Mercedes', 'Guadalajara', 'UPDATE', 6)");
+    // A rival of a stored upsert (126 at sequence 2) that loses: ignored, and warned about.
+    insert(p, "(123, null, null, 'DELETE', 6), (125, 'Mercedes', 'Guadalajara', 'UPDATE', 6), (126, 'Lily', 'Acapulco', 'UPDATE', 2)");
     UpdateResult second = p.run();
     assertTrue(second.succeeded(), () -> second.flows().toString());
+    List<String> laterWarnings = eventLog(p).where("level = 'WARN' AND origin.flow_name = 'users_scd1_flow' AND origin.update_id = '"
+        + second.updateId() + "'").select("details").as(Encoders.STRING()).collectAsList();
+    assertEquals(1, laterWarnings.size(), laterWarnings.toString());
+    assertTrue(laterWarnings.get(0).contains("\"keys_with_rival_upserts\":1"), laterWarnings.get(0));
     assertEquals(1L, second.flows().get(0).kindMetrics().get("num_deleted_rows"));
     assertEquals(1L, second.flows().get(0).kindMetrics().get("num_upserted_rows"));
     String details = eventLog(p).where("level = 'METRICS' AND origin.flow_name = 'users_scd1_flow' AND origin.update_id = '"
