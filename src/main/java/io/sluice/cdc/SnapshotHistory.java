@@ -1,8 +1,11 @@
 package io.sluice.cdc;
 
 import static io.sluice.execution.ColumnNames.col;
+import static org.apache.spark.sql.functions.array;
+import static org.apache.spark.sql.functions.explode;
 import static org.apache.spark.sql.functions.lit;
 import static org.apache.spark.sql.functions.not;
+import static org.apache.spark.sql.functions.struct;
 import static org.apache.spark.sql.functions.when;
 
 import io.sluice.graph.AutoCdcColumns;
@@ -22,6 +25,7 @@ import org.apache.spark.sql.Row;
 final class SnapshotHistory {
   private static final String OLD = "__sluice_old";
   private static final String NEW = "__sluice_new";
+  private static final String CHANGE = "__sluice_change";
 
   private SnapshotHistory() {}
 
@@ -70,9 +74,18 @@ final class SnapshotHistory {
     kept.add(lit(KeyedDiff.UPDATE).as(KeyedDiff.ACTION));
     List<Column> opened = opened("s", version, columns);
     opened.add(lit(KeyedDiff.INSERT).as(KeyedDiff.ACTION));
-    Dataset<Row> updated = joined.where(hasOld.and(not(continues.and(sameValues)))).select(kept.toArray(Column[]::new));
-    Dataset<Row> started = joined.where(hasNew.and(not(hasOld).or(not(sameTracked)))).select(opened.toArray(Column[]::new));
-    return updated.unionByName(started);
+    // A joined row gives its closed or continued version, its new version, both or neither:
+    // each as an element of an array, so the join runs once for both.
+    Column updated = when(hasOld.and(not(continues.and(sameValues))), struct(kept.toArray(Column[]::new)));
+    Column started = when(hasNew.and(not(hasOld).or(not(sameTracked))), struct(opened.toArray(Column[]::new)));
+    List<Column> fields = new ArrayList<>();
+    for (String name : columns.targetSchema().fieldNames()) {
+      fields.add(col(CHANGE, name).as(name));
+    }
+    fields.add(col(CHANGE, KeyedDiff.ACTION).as(KeyedDiff.ACTION));
+    return joined.select(explode(array(updated, started)).as(CHANGE))
+        .where(col(CHANGE).isNotNull())
+        .select(fields.toArray(Column[]::new));
   }
 
   /**

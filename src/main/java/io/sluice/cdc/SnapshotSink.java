@@ -16,7 +16,6 @@ import io.sluice.execution.CommitTag;
 import io.sluice.execution.DeltaTarget;
 import io.sluice.execution.DeltaWrites;
 import io.sluice.execution.FlowRun;
-import io.sluice.execution.KeyClustering;
 import io.sluice.execution.Persisted;
 import io.sluice.execution.TableWriter;
 import io.sluice.execution.Tally;
@@ -155,16 +154,19 @@ final class SnapshotSink implements BatchSink {
 
   /**
    * A snapshot into an empty target (a first load, or after a full refresh): every row is
-   * new, so it is appended as it is, in key ranges ({@link KeyClustering}), with no diff, and
-   * an SCD type 2 row opens its version at the snapshot's. Not for a target AUTO CDC flows
-   * share, whose stored events may decide some keys.
+   * new, so it is appended as it comes, with no diff, and an SCD type 2 row opens its version
+   * at the snapshot's. Not for a target AUTO CDC flows share, whose stored events may decide
+   * some keys.
+   *
+   * <p>Not in key ranges, unlike an AUTO CDC first load: every later snapshot is compared with
+   * the whole table, so ranges would spare no read, and sorting them cost a third of the load.
    */
   private Written firstLoad(Dataset<Row> rows, long number, long rowCount, Column at) {
     Column[] opened = SnapshotHistory.opened("s", at, columns).toArray(Column[]::new);
     Dataset<Row> inserted = TableWriter.align(rows.as("s").select(opened), run.targetSchema());
     if (rowCount > 0) {
       DeltaWrites.tagged(rows.sparkSession(), new CommitTag(appId, number),
-          () -> DeltaWrites.append(KeyClustering.byKeys(inserted, columns.keys(), rowCount), table));
+          () -> DeltaWrites.append(inserted, table));
     }
     return new Written(rowCount, metrics(rowCount, new long[] {rowCount, 0, 0}));
   }
@@ -182,15 +184,15 @@ final class SnapshotSink implements BatchSink {
 
   /**
    * Brings the target to the snapshot: a snapshot that only adds rows (the first one, above
-   * all) is appended, in key ranges ({@link KeyClustering}), since the target holds no row it
-   * would match; any other is one MERGE of its changes.
+   * all) is appended, since the target holds no row it would match; any other is one MERGE
+   * of its changes.
    *
    * @param counts the rows to insert, update and delete
    */
   private void apply(SparkSession session, Dataset<Row> diff, long[] counts, List<String> match) {
     if (counts[1] == 0 && counts[2] == 0) {
       Dataset<Row> rows = TableWriter.align(diff.drop(KeyedDiff.ACTION), run.targetSchema());
-      DeltaWrites.append(KeyClustering.byKeys(rows, columns.keys(), counts[0]), table);
+      DeltaWrites.append(rows, table);
       return;
     }
     Column scope = mode.scdType().keepsHistory() ? col("t", AutoCdcColumns.END_AT).isNull() : lit(true);

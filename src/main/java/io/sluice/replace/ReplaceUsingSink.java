@@ -10,6 +10,7 @@ import io.sluice.ErrorClass;
 import io.sluice.SluiceException;
 import io.sluice.execution.BatchCommits;
 import io.sluice.execution.BatchLog;
+import io.sluice.execution.BatchSettings;
 import io.sluice.execution.BatchSink;
 import io.sluice.execution.ColumnNames;
 import io.sluice.execution.DeltaTarget;
@@ -77,41 +78,50 @@ public final class ReplaceUsingSink implements BatchSink {
     SparkSession session = rows.sparkSession();
     DeltaTarget target = DeltaTarget.table(run.target().name());
     BatchCommits commits = log.begin(session, batchId, List.of(target));
+    try (Persisted persisted = new Persisted()) {
+      Decisions batch = BatchSettings.forPlanning(session, () -> decide(rows, persisted));
+      long removed = batch.inserted() + batch.appended() + batch.keysReplaced() == 0 ? 0
+          : commits.commit(session, target, () -> write(session, batch), 0L);
+      Map<String, Object> metrics = new LinkedHashMap<>();
+      metrics.put("keys_replaced", batch.keysReplaced());
+      metrics.put("rows_inserted", batch.inserted());
+      metrics.put("rows_appended", batch.appended());
+      metrics.put("rows_ignored_late", rowCount - batch.inserted() - batch.appended());
+      metrics.put("target_rows_removed", removed);
+      return new Written(batch.inserted() + batch.appended(), metrics);
+    }
+  }
+
+  /**
+   * What a batch does per key: {@code decisions} holds each key's sequence and decision,
+   * {@code data} the rows to write with their key's decision; with their counts.
+   */
+  private record Decisions(Dataset<Row> data, Dataset<Row> decisions, KeyBounds bounds, long inserted, long appended,
+      long keysReplaced) {}
+
+  private Decisions decide(Dataset<Row> rows, Persisted persisted) {
+    SparkSession session = rows.sparkSession();
     Dataset<Row> sequenced = rows.withColumn(SEQ, mode.sequence());
     // Persisted: the window's shuffle and the decision join feed several jobs each (bounds,
     // decisions, counts, MERGE); recomputing them would cost the batch several times over.
-    try (Persisted persisted = new Persisted()) {
-      Dataset<Row> kept = persisted.keep(sequenced
-          .withColumn("__sluice_batch_max", max(col(SEQ)).over(Window.partitionBy(array(keyColumns("")))))
-          .where(col(SEQ).equalTo(col("__sluice_batch_max")))
-          .drop("__sluice_batch_max"));
-      Dataset<Row> batchKeys = kept.groupBy(array(keyColumns(""))).agg(max(col(SEQ)).as(SEQ));
-      KeyBounds bounds = KeyBounds.of(batchKeys, mode.keys().get(0));
-      Dataset<Row> stored = DeltaTarget.table(run.target().name()).readPinned(session)
-          .where(bounds.on(ColumnNames.col(mode.keys().get(0))))
-          .groupBy(array(keyColumns(""))).agg(max(mode.sequence()).as(TARGET_SEQ));
-      Dataset<Row> decisions = persisted.keep(batchKeys.as("b").join(stored.as("t"), keysMatch("b", "t"), "left")
-          .select(array(concat(keyColumns("b"), List.of(col("b." + SEQ).as(SEQ), decision().as(DECISION))))));
-      Dataset<Row> data = persisted.keep(kept.as("k").join(decisions.as("d"), keysMatch("k", "d"))
-          .where(col("d." + DECISION).isin(INSERT, REPLACE, APPEND))
-          .select(array(concat(tableColumns("k"), List.of(col("d." + DECISION).as(DECISION))))));
-      long[][] counts = Tally.countAll(
-          Tally.of(data, col(DECISION).isin(INSERT, REPLACE), col(DECISION).equalTo(APPEND)),
-          Tally.of(decisions, col(DECISION).equalTo(REPLACE)));
-      long inserted = counts[0][0];
-      long appended = counts[0][1];
-      long keysReplaced = counts[1][0];
-      long removed = inserted + appended + keysReplaced == 0 ? 0
-          : commits.commit(session, target,
-              () -> write(session, data, decisions, bounds, keysReplaced, inserted + appended), 0L);
-      Map<String, Object> metrics = new LinkedHashMap<>();
-      metrics.put("keys_replaced", keysReplaced);
-      metrics.put("rows_inserted", inserted);
-      metrics.put("rows_appended", appended);
-      metrics.put("rows_ignored_late", rowCount - inserted - appended);
-      metrics.put("target_rows_removed", removed);
-      return new Written(inserted + appended, metrics);
-    }
+    Dataset<Row> kept = persisted.keep(sequenced
+        .withColumn("__sluice_batch_max", max(col(SEQ)).over(Window.partitionBy(array(keyColumns("")))))
+        .where(col(SEQ).equalTo(col("__sluice_batch_max")))
+        .drop("__sluice_batch_max"));
+    Dataset<Row> batchKeys = kept.groupBy(array(keyColumns(""))).agg(max(col(SEQ)).as(SEQ));
+    KeyBounds bounds = KeyBounds.of(batchKeys, mode.keys().get(0));
+    Dataset<Row> stored = DeltaTarget.table(run.target().name()).readPinned(session)
+        .where(bounds.on(ColumnNames.col(mode.keys().get(0))))
+        .groupBy(array(keyColumns(""))).agg(max(mode.sequence()).as(TARGET_SEQ));
+    Dataset<Row> decisions = persisted.keep(batchKeys.as("b").join(stored.as("t"), keysMatch("b", "t"), "left")
+        .select(array(concat(keyColumns("b"), List.of(col("b." + SEQ).as(SEQ), decision().as(DECISION))))));
+    Dataset<Row> data = persisted.keep(kept.as("k").join(decisions.as("d"), keysMatch("k", "d"))
+        .where(col("d." + DECISION).isin(INSERT, REPLACE, APPEND))
+        .select(array(concat(tableColumns("k"), List.of(col("d." + DECISION).as(DECISION))))));
+    long[][] counts = Tally.countAll(
+        Tally.of(data, col(DECISION).isin(INSERT, REPLACE), col(DECISION).equalTo(APPEND)),
+        Tally.of(decisions, col(DECISION).equalTo(REPLACE)));
+    return new Decisions(data, decisions, bounds, counts[0][0], counts[0][1], counts[1][0]);
   }
 
   /**
@@ -119,13 +129,13 @@ public final class ReplaceUsingSink implements BatchSink {
    * key (new keys, rows at a key's stored sequence, a first load) only adds rows: it is appended,
    * in key ranges ({@link KeyClustering}).
    */
-  private long write(SparkSession session, Dataset<Row> data, Dataset<Row> decisions, KeyBounds bounds,
-      long keysReplaced, long rows) {
-    if (keysReplaced == 0) {
-      DeltaWrites.append(KeyClustering.byKeys(data.select(array(tableColumns(""))), mode.keys(), rows), table);
+  private long write(SparkSession session, Decisions batch) {
+    if (batch.keysReplaced() == 0) {
+      long rows = batch.inserted() + batch.appended();
+      DeltaWrites.append(KeyClustering.byKeys(batch.data().select(array(tableColumns(""))), mode.keys(), rows), table);
       return 0;
     }
-    return merge(session, data, decisions, bounds);
+    return merge(session, batch.data(), batch.decisions(), batch.bounds());
   }
 
   /** The MERGE of one batch; returns the number of target rows it deleted. */

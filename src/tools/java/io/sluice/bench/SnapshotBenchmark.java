@@ -30,9 +30,10 @@ import org.apache.spark.sql.SparkSession;
 /**
  * Times AUTO CDC FROM SNAPSHOT flows (SCD type 1 and 2, SEMANTICS §5) through real pipeline
  * updates: the initial load of a source table of N rows, then one update after 1% of the
- * source's rows changed (about 80% updates, 10% deletes, 10% inserts), against the baseline
- * a user without the flow writes: a full overwrite of (a copy of) the SCD 1 target with the
- * new snapshot. Besides the times it reports what each wrote, from the Delta history of the
+ * source's rows changed (about 80% updates, 10% deletes, 10% inserts), against the two ways
+ * a user without the flow applies a new snapshot to (a copy of) the SCD 1 target: a full
+ * overwrite with it, and one MERGE of it that updates, inserts and deletes ({@code WHEN NOT
+ * MATCHED BY SOURCE THEN DELETE}). Besides the times it reports what each wrote, from the Delta history of the
  * commits it made, and checks that the targets equal the new snapshot.
  *
  * <p>The changed keys are random across the whole key space, so no file of the target is
@@ -46,6 +47,7 @@ public final class SnapshotBenchmark {
   private static final String SCD1 = DATABASE + ".scd1";
   private static final String SCD2 = DATABASE + ".scd2";
   private static final String OVERWRITE_COPY = DATABASE + ".overwrite_copy";
+  private static final String MERGE_COPY = DATABASE + ".merge_copy";
   private static final String COLUMNS = "id, name, city, amount";
 
   private final SparkSession spark;
@@ -80,24 +82,29 @@ public final class SnapshotBenchmark {
     load(spec, rows);
     Changes changes = stage(rows, Math.max(1, rows / 100));
     copy(spark, SCD1, OVERWRITE_COPY);
+    copy(spark, SCD1, MERGE_COPY);
     double changed = time(this::applyToSource);
     long snapshotRows = count(spark, SOURCE);
     out.printf(Locale.ROOT, "source changed in %.1f s: %d updates, %d deletes, %d inserts; new snapshot %d rows%n",
         changed, changes.updates(), changes.deletes(), changes.inserts(), snapshotRows);
     long overwriteFrom = version(OVERWRITE_COPY);
+    long mergeFrom = version(MERGE_COPY);
     long scd1From = version(SCD1);
     long scd2From = version(SCD2);
     JobCounter jobs = JobCounter.on(spark);
     double[] overwrite = new double[1];
     long overwriteJobs = jobs.count(() -> overwrite[0] = time(() -> overwrite(spark.table(SOURCE), OVERWRITE_COPY)));
+    double[] merge = new double[1];
+    long mergeJobs = jobs.count(() -> merge[0] = time(this::mergeByHand));
     UpdateResult[] update = new UpdateResult[1];
     long updateJobs = jobs.count(() -> update[0] = update(spark, spec));
     FlowOutcome scd1 = flow(update[0], "scd1");
     FlowOutcome scd2 = flow(update[0], "scd2");
-    report(snapshotRows, changes, overwrite[0], scd1, scd2,
-        writes(OVERWRITE_COPY, overwriteFrom), writes(SCD1, scd1From), writes(SCD2, scd2From));
-    out.printf(Locale.ROOT, "Spark jobs: overwrite %d; Sluice update %d for its two flows' one snapshot each%n",
-        overwriteJobs, updateJobs);
+    report(snapshotRows, changes, overwrite[0], merge[0], scd1, scd2, Map.of("overwrite", writes(OVERWRITE_COPY,
+        overwriteFrom), "hand MERGE", writes(MERGE_COPY, mergeFrom), "SCD 1", writes(SCD1, scd1From), "SCD 2",
+        writes(SCD2, scd2From)));
+    out.printf(Locale.ROOT, "Spark jobs: overwrite %d; hand MERGE %d; Sluice update %d for its two flows' one snapshot"
+        + " each%n", overwriteJobs, mergeJobs, updateJobs);
     check(rows, snapshotRows, changes, scd1, scd2);
     fixedCost(spec, jobs);
   }
@@ -156,6 +163,21 @@ public final class SnapshotBenchmark {
         """.formatted(SOURCE, COLUMNS)).collectAsList();
   }
 
+  /**
+   * What a user writes by hand to bring a copy of the SCD 1 target to the new snapshot: one
+   * MERGE that updates the rows whose values differ, inserts the new keys and deletes the
+   * keys the snapshot lacks.
+   */
+  private void mergeByHand() {
+    spark.sql("""
+        MERGE INTO %s t USING %s s ON t.id = s.id
+        WHEN MATCHED AND (t.name IS DISTINCT FROM s.name OR t.city IS DISTINCT FROM s.city
+            OR t.amount IS DISTINCT FROM s.amount) THEN UPDATE SET *
+        WHEN NOT MATCHED THEN INSERT *
+        WHEN NOT MATCHED BY SOURCE THEN DELETE
+        """.formatted(MERGE_COPY, SOURCE)).collectAsList();
+  }
+
   /** Rows of the source's shape for the ids (and any other columns) of {@code ids}, with values of {@code version}. */
   private static Dataset<Row> values(Dataset<Row> ids, int version) {
     List<String> select = new ArrayList<>(List.of(ids.columns()));
@@ -202,23 +224,23 @@ public final class SnapshotBenchmark {
     return 0;
   }
 
-  private void report(long snapshotRows, Changes changes, double overwrite, FlowOutcome scd1, FlowOutcome scd2,
-      Writes overwriteWrites, Writes scd1Writes, Writes scd2Writes) {
+  private void report(long snapshotRows, Changes changes, double overwrite, double merge, FlowOutcome scd1,
+      FlowOutcome scd2, Map<String, Writes> writes) {
     double sluice1 = seconds(scd1);
     double sluice2 = seconds(scd2);
-    out.printf(Locale.ROOT, "%-10s %-8s %16s %16s %16s %15s %15s%n", "snapshot", "changed", "overwrite s",
-        "SCD 1 s", "SCD 2 s", "SCD1/overwrite", "SCD2/overwrite");
-    out.printf(Locale.ROOT, "%-10d %-8d %16s %16s %16s %14.2fx %14.2fx%n", snapshotRows, changes.total(),
-        rate(overwrite, snapshotRows), rate(sluice1, snapshotRows), rate(sluice2, snapshotRows),
-        sluice1 / overwrite, sluice2 / overwrite);
+    out.printf(Locale.ROOT, "%-10s %-8s %16s %16s %16s %16s %13s %13s %13s%n", "snapshot", "changed", "overwrite s",
+        "hand MERGE s", "SCD 1 s", "SCD 2 s", "SCD1/MERGE", "SCD1/overw.", "SCD2/overw.");
+    out.printf(Locale.ROOT, "%-10d %-8d %16s %16s %16s %16s %12.2fx %12.2fx %12.2fx%n", snapshotRows, changes.total(),
+        rate(overwrite, snapshotRows), rate(merge, snapshotRows), rate(sluice1, snapshotRows),
+        rate(sluice2, snapshotRows), sluice1 / merge, sluice1 / overwrite, sluice2 / overwrite);
     out.printf(Locale.ROOT, "%-10s %-12s %11s %14s %12s %10s %14s %12s%n", "writer", "commits", "files added",
         "bytes added", "rows copied", "DVs added", "files removed", "bytes/overw.");
-    for (Map.Entry<String, Writes> entry : List.of(Map.entry("overwrite", overwriteWrites),
-        Map.entry("SCD 1", scd1Writes), Map.entry("SCD 2", scd2Writes))) {
-      Writes w = entry.getValue();
-      out.printf(Locale.ROOT, "%-10s %-12s %11d %14d %12d %10d %14d %11.3fx%n", entry.getKey(), w.operations(),
+    long overwriteBytes = writes.get("overwrite").bytes();
+    for (String writer : List.of("overwrite", "hand MERGE", "SCD 1", "SCD 2")) {
+      Writes w = writes.get(writer);
+      out.printf(Locale.ROOT, "%-10s %-12s %11d %14d %12d %10d %14d %11.3fx%n", writer, w.operations(),
           w.files(), w.bytes(), w.rowsCopied(), w.deletionVectors(), w.filesRemoved(),
-          (double) w.bytes() / overwriteWrites.bytes());
+          (double) w.bytes() / overwriteBytes);
     }
     out.println("SCD 1 flow: " + scd1.kindMetrics());
     out.println("SCD 2 flow: " + scd2.kindMetrics());
@@ -238,6 +260,8 @@ public final class SnapshotBenchmark {
     expect(out, "snapshot rows not in SCD 1 (EXCEPT ALL)", exceptAll(SOURCE, SCD1), 0);
     expect(out, "overwrite rows not in the snapshot (EXCEPT ALL)", exceptAll(OVERWRITE_COPY, SOURCE), 0);
     expect(out, "snapshot rows not in the overwrite (EXCEPT ALL)", exceptAll(SOURCE, OVERWRITE_COPY), 0);
+    expect(out, "hand MERGE rows not in the snapshot (EXCEPT ALL)", exceptAll(MERGE_COPY, SOURCE), 0);
+    expect(out, "snapshot rows not in the hand MERGE (EXCEPT ALL)", exceptAll(SOURCE, MERGE_COPY), 0);
     expect(out, "SCD 1 rows inserted", metric(scd1, "target_rows_inserted"), changes.inserts());
     expect(out, "SCD 1 rows updated", metric(scd1, "target_rows_updated"), changes.updates());
     expect(out, "SCD 1 rows deleted", metric(scd1, "target_rows_deleted"), changes.deletes());
