@@ -1,7 +1,6 @@
 package io.sluice.execution;
 
 import io.sluice.graph.FlowConf;
-import java.util.HashMap;
 import java.util.Map;
 import java.util.function.Supplier;
 import org.apache.spark.sql.SparkSession;
@@ -23,20 +22,14 @@ import org.apache.spark.sql.SparkSession;
  * batch and from reads pinned to a table version, so Delta's objection to cached sources
  * (a cache does not pin the version of the Delta tables it read) does not hold for them.
  *
- * <p>Outside whole-stage code generation (wide rows, such as Delta's log actions when a write
- * looks up its transaction id; windows; object (de)serialisation), each task generates the
- * code of its projections again; in a profile of a 10-row update that was most of the
- * executors' time. For a batch of at most {@value #SMALL_BATCH} rows they are evaluated
- * interpreted. (Whole-update A/B runs showed a gain no larger than this machine's noise.)
+ * <p>Code generation stays on however small the batch: its MERGE may still scan every file
+ * of a large target (keys spread over the key space), which interpreted took 3x as long.
  */
 public final class BatchSettings {
-  /** The most rows a batch has for Sluice to treat it as small. */
-  static final long SMALL_BATCH = 10_000;
   private static final String LIMIT_FIRST_PARTITIONS = "spark.sql.limit.initialNumPartitions";
   private static final String ADAPTIVE = "spark.sql.adaptive.enabled";
   private static final String MERGE_MATERIALIZE_SOURCE = "spark.databricks.delta.merge.materializeSource";
   private static final String MERGE_REFUSE_CACHED_SOURCE = "spark.databricks.delta.merge.failSourceCachedAfterMaterialization";
-  private static final String CODEGEN_FACTORY = "spark.sql.codegen.factoryMode";
   private static final String ALL = String.valueOf(Integer.MAX_VALUE);
   private static final String EXCLUDED_RULES = "spark.sql.optimizer.excludedRules";
   private static final String MERGE_SUBPLANS = "org.apache.spark.sql.catalyst.optimizer.MergeSubplans";
@@ -67,15 +60,11 @@ public final class BatchSettings {
   }
 
   /**
-   * Runs the write of a batch of {@code rows} rows: its checks, which take their first
-   * offending row if any, its MERGE and Delta's commit.
+   * Runs the write of a batch: its checks, which take their first offending row if any, its
+   * MERGE and Delta's commit.
    */
-  static <T> T forWrite(SparkSession session, long rows, Supplier<T> body) {
-    Map<String, String> conf = new HashMap<>(Map.of(LIMIT_FIRST_PARTITIONS, ALL,
-        MERGE_MATERIALIZE_SOURCE, "none", MERGE_REFUSE_CACHED_SOURCE, "false"));
-    if (rows <= SMALL_BATCH) {
-      conf.put(CODEGEN_FACTORY, "NO_CODEGEN");
-    }
-    return FlowConf.withSqlConf(session, conf, body);
+  static <T> T forWrite(SparkSession session, Supplier<T> body) {
+    return FlowConf.withSqlConf(session, Map.of(LIMIT_FIRST_PARTITIONS, ALL,
+        MERGE_MATERIALIZE_SOURCE, "none", MERGE_REFUSE_CACHED_SOURCE, "false"), body);
   }
 }

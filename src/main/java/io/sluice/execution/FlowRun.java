@@ -142,7 +142,7 @@ public final class FlowRun {
       Dataset<Row> rows = changeEvents ? checked.rows() : TableWriter.align(checked.rows(), targetSchema);
       long outputRows = quality.outputRows();
       BatchSink.Written written =
-          BatchSettings.forWrite(session, outputRows, () -> sink.write(rows, batchId, outputRows));
+          BatchSettings.forWrite(session, () -> sink.write(rows, batchId, outputRows));
       metrics.addBatch(written.rows(), quality.droppedRows(), written.metrics());
       Map<String, Object> details = new LinkedHashMap<>();
       details.put("batch_id", batchId);

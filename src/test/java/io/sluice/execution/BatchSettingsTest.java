@@ -21,7 +21,7 @@ class BatchSettingsTest {
       batch.count();
       Runnable check = () -> assertTrue(batch.where(col("n").lt(0)).takeAsList(1).isEmpty());
       assertTrue(SparkJobs.count(spark, check) > 1, "Spark's default: the first partition, then the others");
-      assertEquals(1, SparkJobs.count(spark, () -> BatchSettings.forWrite(spark, 40, () -> {
+      assertEquals(1, SparkJobs.count(spark, () -> BatchSettings.forWrite(spark, () -> {
         check.run();
         return null;
       })));

@@ -25,7 +25,8 @@ import org.apache.spark.sql.SparkSession;
  * (latest row per key, then update when newer, insert when new), on targets of two sizes.
  *
  * <p>Batches touch recent keys (the newest bookings change most), which is what lets a
- * keyed write prune files; the report says so. Times include starting the flow's stream,
+ * keyed write prune files; one more batch touches random keys across the whole key space,
+ * where neither Sluice nor the MERGE can skip a file. Times include starting the flow's stream,
  * past the batch that follows the initial load.
  */
 public final class ReplaceUsingBenchmark {
@@ -48,11 +49,15 @@ public final class ReplaceUsingBenchmark {
     Target big = load("big", targetRows);
     long sequence = 2;
     for (double fraction : fractions) {
-      measure(big, Math.max(1, (long) (targetRows * fraction)), sequence++, String.format(Locale.ROOT, "%.1f%%", fraction * 100));
+      measure(big, Math.max(1, (long) (targetRows * fraction)), sequence++, String.format(Locale.ROOT, "%.1f%%", fraction * 100),
+          false);
     }
+    double middle = fractions[fractions.length / 2];
+    measure(big, Math.max(1, (long) (targetRows * middle)), sequence, String.format(Locale.ROOT, "%.1f%% rand", middle * 100),
+        true);
     Target small = load("small", targetRows / 10);
     long sameBatch = Math.max(1, (long) (targetRows * fractions[0]));
-    measure(small, sameBatch, 2, "same rows");
+    measure(small, sameBatch, 2, "same rows", false);
     report.forEach(out::println);
   }
 
@@ -78,10 +83,18 @@ public final class ReplaceUsingBenchmark {
     return new Target(name, rows, database, spec);
   }
 
-  private void measure(Target target, long batchRows, long sequence, String label) {
-    // Recent keys: the newest bookings are the ones that change.
-    Dataset<Row> batch = rows(target.rows() - 2 * batchRows, batchRows, sequence).where("pmod(booking_id, 2) = 0")
-        .unionByName(rows(target.rows() - batchRows / 2, batchRows / 2 + 1, sequence));
+  /**
+   * Times one batch of about {@code batchRows} rows: with recent keys, half of them the newest
+   * existing bookings and half new ones (the newest bookings are the ones that change); with
+   * random keys, existing keys spread over the whole key space, where no file can be skipped.
+   */
+  private void measure(Target target, long batchRows, long sequence, String label, boolean randomKeys) {
+    long slice = Math.max(1, target.rows() / batchRows);
+    Dataset<Row> batch = randomKeys
+        ? rows(spark.range(batchRows).selectExpr("id * " + slice + " + pmod(hash(id, " + sequence + "), " + slice
+            + ") AS booking_id"), sequence)
+        : rows(target.rows() - 2 * batchRows, batchRows, sequence).where("pmod(booking_id, 2) = 0")
+            .unionByName(rows(target.rows() - batchRows / 2, batchRows / 2 + 1, sequence));
     String staged = target.database() + ".batch";
     batch.writeTo(staged).using("delta").createOrReplace();
     long count = spark.table(staged).count();
@@ -118,7 +131,12 @@ public final class ReplaceUsingBenchmark {
   }
 
   private Dataset<Row> rows(long firstKey, long count, long sequence) {
-    return spark.range(Math.max(0, firstKey), Math.max(0, firstKey) + count).toDF("booking_id").selectExpr(
+    return rows(spark.range(Math.max(0, firstKey), Math.max(0, firstKey) + count).toDF("booking_id"), sequence);
+  }
+
+  /** Booking rows of sequence {@code sequence} for the {@code booking_id}s of {@code ids}. */
+  private static Dataset<Row> rows(Dataset<Row> ids, long sequence) {
+    return ids.selectExpr(
         "booking_id",
         "pmod(hash(booking_id, 'property'), 50000) AS property_id",
         "element_at(array('pending', 'confirmed', 'modified', 'cancelled'), 1 + pmod(hash(booking_id, " + sequence + "), 4)) AS status",

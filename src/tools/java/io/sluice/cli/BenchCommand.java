@@ -51,7 +51,7 @@ public final class BenchCommand implements Callable<Integer>, ToolCommand {
     }
   }
 
-  @Command(name = "replace-using", description = "REPLACE USING batches of 0.1%%, 1%% and 10%% of the target.")
+  @Command(name = "replace-using", description = "REPLACE USING batches of 0.1%%, 1%% and 10%% of the target (recent keys), and 1%% at random keys.")
   static final class ReplaceUsing extends Benchmark {
     @Override
     void run(SparkSession spark, Path root) {
