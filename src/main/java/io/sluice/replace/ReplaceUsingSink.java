@@ -80,15 +80,15 @@ public final class ReplaceUsingSink implements BatchSink {
     BatchCommits commits = log.begin(session, batchId, List.of(target));
     try (Persisted persisted = new Persisted()) {
       Decisions batch = BatchSettings.forPlanning(session, () -> decide(rows, persisted));
-      long removed = batch.inserted() + batch.appended() + batch.keysReplaced() == 0 ? 0
+      long removed = batch.rowsWritten() + batch.keysReplaced() == 0 ? 0
           : commits.commit(session, target, () -> write(session, batch), 0L);
       Map<String, Object> metrics = new LinkedHashMap<>();
       metrics.put("keys_replaced", batch.keysReplaced());
       metrics.put("rows_inserted", batch.inserted());
       metrics.put("rows_appended", batch.appended());
-      metrics.put("rows_ignored_late", rowCount - batch.inserted() - batch.appended());
+      metrics.put("rows_ignored_late", rowCount - batch.rowsWritten());
       metrics.put("target_rows_removed", removed);
-      return new Written(batch.inserted() + batch.appended(), metrics);
+      return new Written(batch.rowsWritten(), metrics);
     }
   }
 
@@ -97,7 +97,12 @@ public final class ReplaceUsingSink implements BatchSink {
    * {@code data} the rows to write with their key's decision; with their counts.
    */
   private record Decisions(Dataset<Row> data, Dataset<Row> decisions, KeyBounds bounds, long inserted, long appended,
-      long keysReplaced) {}
+      long keysReplaced) {
+    /** The batch's rows that go into the target: inserted and appended. */
+    long rowsWritten() {
+      return inserted + appended;
+    }
+  }
 
   private Decisions decide(Dataset<Row> rows, Persisted persisted) {
     SparkSession session = rows.sparkSession();
@@ -134,8 +139,8 @@ public final class ReplaceUsingSink implements BatchSink {
    */
   private long write(SparkSession session, Decisions batch) {
     if (batch.keysReplaced() == 0) {
-      long rows = batch.inserted() + batch.appended();
-      DeltaWrites.append(KeyClustering.byKeys(batch.data().select(array(tableColumns(""))), mode.keys(), rows), table);
+      DeltaWrites.append(KeyClustering.byKeys(batch.data().select(array(tableColumns(""))), mode.keys(),
+          batch.rowsWritten()), table);
       return 0;
     }
     return merge(session, batch.data(), batch.decisions(), batch.bounds());
