@@ -51,6 +51,7 @@ public enum ErrorClass {
   RESET_NOT_ALLOWED("a full refresh of a table with `'pipelines.reset.allowed' = 'false'`"),
   FULL_REFRESH_ORPHANS_STREAM("a full refresh of a table that other tables stream from, without them"),
   UPDATE_ALREADY_RUNNING("another process holds the pipeline's lock"),
+  STORAGE_NOT_WRITABLE("the pipeline's storage folder cannot be created or written (permissions, a file in the way)"),
   TABLE_SCHEMA_CHANGED("a table's column changed type since the last update; a full refresh rebuilds it"),
   REPLACE_USING_TARGET("a REPLACE USING flow into something other than a streaming table"),
   REPLACE_USING_NOT_ALONE("another flow writes into a REPLACE USING target"),

@@ -1,24 +1,34 @@
 package io.sluice;
 
-/** Where a definition came from: a file and a 1-based line, or a Java class. */
-public record Origin(String source, int line) {
-  public static final Origin UNKNOWN = new Origin("", 0);
+/**
+ * Where a definition (or an error in it) came from: a file, a 1-based line and, when known, a
+ * 1-based column; or a Java class.
+ */
+public record Origin(String source, int line, int column) {
+  public static final Origin UNKNOWN = new Origin("", 0, 0);
 
   public static Origin of(String source, int line) {
-    return new Origin(source, line);
+    return new Origin(source, line, 0);
+  }
+
+  public static Origin of(String source, int line, int column) {
+    return new Origin(source, line, column);
   }
 
   public boolean isKnown() {
     return !source.isEmpty();
   }
 
-  /** The same file, {@code lines - 1} lines further down: for positions inside a statement. */
-  public Origin plusLines(int lines) {
-    return new Origin(source, line + lines);
+  /**
+   * A position inside a text that starts at this origin, given 1-based from the text's start
+   * (as Spark's parser gives it): the line and column in the file.
+   */
+  public Origin at(int lineInText, int columnInLine) {
+    return new Origin(source, line + lineInText - 1, lineInText == 1 && column > 0 ? column + columnInLine - 1 : columnInLine);
   }
 
   @Override
   public String toString() {
-    return line > 0 ? source + ":" + line : source;
+    return line <= 0 ? source : column <= 0 ? source + ":" + line : source + ":" + line + ":" + column;
   }
 }

@@ -38,7 +38,12 @@ public class SluiceException extends RuntimeException {
 
   /** The line printed to the user: {@code file:line: message [ERROR_CLASS]}. */
   public String userMessage() {
+    return userMessage("");
+  }
+
+  /** The line printed to the user, with {@code hint} (a next step) after the message. */
+  public String userMessage(String hint) {
     String where = origin.isKnown() ? origin + ": " : "";
-    return where + getMessage() + " [" + errorClass + "]";
+    return where + getMessage() + hint + " [" + errorClass + "]";
   }
 }

@@ -9,30 +9,53 @@ import java.io.PrintWriter;
 import java.time.Duration;
 import java.util.Locale;
 import java.util.Map;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
+import org.apache.spark.SparkContext;
 
 /**
- * The terminal view of {@code sluice run}: flow states and batches as they happen (only on
- * a terminal), and a one-screen summary per dataset at the end (always).
+ * What {@code sluice run} prints: each flow's states and batches as they happen, a line now
+ * and then for a flow that runs long (rows read and written so far), and a one-screen
+ * summary per dataset at the end. Lines only, never redrawn, so a file or a pipe gets the
+ * same as a terminal, as it happens.
  */
-final class ConsoleReporter implements EventListener {
-  private final PrintWriter out;
-  private final boolean live;
+final class ConsoleReporter implements EventListener, AutoCloseable {
+  private static final String SUMMARY_FIGURES = " %-18s %-10s %8s %13s %8s %9s%n";
 
-  ConsoleReporter(PrintWriter out, boolean live) {
+  private final PrintWriter out;
+  private final SparkContext spark;
+  private final RowCounter rows = new RowCounter();
+  private final ScheduledExecutorService ticker;
+  private final Duration tick;
+  private RunningFlow running;
+
+  /** A reporter that prints to {@code out}, and a progress line every {@code tick} while a flow runs. */
+  ConsoleReporter(PrintWriter out, SparkContext spark, Duration tick) {
     this.out = out;
-    this.live = live;
+    this.spark = spark;
+    this.tick = tick;
+    spark.addSparkListener(rows);
+    ticker = Executors.newSingleThreadScheduledExecutor(r -> {
+      Thread thread = new Thread(r, "sluice-progress");
+      thread.setDaemon(true);
+      return thread;
+    });
+    ticker.scheduleAtFixedRate(this::progress, tick.toMillis(), tick.toMillis(), TimeUnit.MILLISECONDS);
   }
 
   @Override
-  public void onEvent(PipelineEvent event) {
-    if (!live) {
-      return;
-    }
+  public synchronized void onEvent(PipelineEvent event) {
     if (event.type() == EventType.FLOW_PROGRESS) {
       String flow = event.flowName().orElse("");
       Object state = event.details().get("state");
       String what = state != null ? String.valueOf(state) : event.message();
+      if ("RUNNING".equals(what)) {
+        running = new RunningFlow(flow, System.nanoTime(), rows.read(), rows.written());
+      } else if (state != null) {
+        running = null;
+      }
       if (!"QUEUED".equals(what)) {
         out.printf("  %-28s %s%n", flow, what);
       }
@@ -42,25 +65,55 @@ final class ConsoleReporter implements EventListener {
     out.flush();
   }
 
-  void printSummary(String pipeline, UpdateResult result) {
+  /** Says what the flow running for longer than a tick has done so far. */
+  private synchronized void progress() {
+    if (running == null) {
+      return;
+    }
+    long nanos = System.nanoTime() - running.startNanos();
+    if (nanos < tick.toNanos()) {
+      return;
+    }
+    out.printf(Locale.ROOT, "  %-28s RUNNING for %d s: %,d rows read, %,d written so far%n", running.name(),
+        TimeUnit.NANOSECONDS.toSeconds(nanos), rows.read() - running.readBefore(), rows.written() - running.writtenBefore());
+    out.flush();
+  }
+
+  synchronized void printSummary(String pipeline, UpdateResult result) {
     out.printf("%nPipeline '%s' update %s %s in %s%n", pipeline, result.updateId().substring(0, 8),
         result.succeeded() ? "COMPLETED" : "FAILED", seconds(result.duration()));
-    out.printf("%-36s %-18s %-10s %8s %13s %8s %9s%n",
-        "dataset", "type", "state", "batches", "rows written", "dropped", "duration");
+    int width = Math.max("dataset".length(), result.flows().stream().mapToInt(f -> name(f).length()).max().orElse(0));
+    out.printf("%-" + width + "s" + SUMMARY_FIGURES, "dataset", "type", "state", "batches", "rows written", "dropped", "duration");
     for (FlowOutcome flow : result.flows()) {
-      String name = flow.flow().equals(flow.dataset()) ? flow.dataset() : flow.dataset() + " <- " + flow.flow();
-      out.printf("%-36s %-18s %-10s %8d %13d %8d %9s%n", name, flow.datasetType(), flow.state(), flow.batches(),
+      out.printf("%-" + width + "s" + SUMMARY_FIGURES, name(flow), flow.datasetType(), flow.state(), flow.batches(),
           flow.rowsWritten(), flow.rowsDropped(), seconds(flow.duration()));
       if (!flow.kindMetrics().isEmpty()) {
         out.println("    " + flow.kindMetrics().entrySet().stream().sorted(Map.Entry.comparingByKey())
             .map(e -> e.getKey().replace('_', ' ') + " " + e.getValue()).collect(Collectors.joining(", ")));
+      }
+      String failed = flow.expectationFailures().entrySet().stream().filter(e -> e.getValue() > 0)
+          .map(e -> e.getKey() + " " + e.getValue()).collect(Collectors.joining(", "));
+      if (!failed.isEmpty()) {
+        out.println("    rows failing expectations: " + failed);
       }
     }
     result.warnings().forEach(w -> out.println("warning: " + w));
     out.flush();
   }
 
+  @Override
+  public void close() {
+    ticker.shutdownNow();
+    spark.removeSparkListener(rows);
+  }
+
+  private static String name(FlowOutcome flow) {
+    return flow.flow().equals(flow.dataset()) ? flow.dataset() : flow.dataset() + " <- " + flow.flow();
+  }
+
   private static String seconds(Duration duration) {
     return String.format(Locale.ROOT, "%.1f s", duration.toMillis() / 1000.0);
   }
+
+  private record RunningFlow(String name, long startNanos, long readBefore, long writtenBefore) {}
 }

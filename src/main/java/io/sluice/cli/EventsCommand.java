@@ -1,11 +1,17 @@
 package io.sluice.cli;
 
 import static org.apache.spark.sql.functions.col;
+import static org.apache.spark.sql.functions.get_json_object;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
 
 import io.sluice.eventlog.EventLog;
 import io.sluice.spec.PipelineSpec;
 import java.nio.file.Path;
 import java.time.format.DateTimeFormatter;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import org.apache.spark.sql.Dataset;
@@ -17,6 +23,7 @@ import picocli.CommandLine.Mixin;
 /** {@code sluice events}: the latest update's events, one line each. */
 @Command(name = "events", description = "Print the event log of the latest update.")
 final class EventsCommand extends PipelineCommand {
+  private static final ObjectMapper JSON = new ObjectMapper();
   private static final DateTimeFormatter TIME = DateTimeFormatter.ofPattern("HH:mm:ss.SSS");
 
   @Mixin PipelineDir folder;
@@ -38,7 +45,8 @@ final class EventsCommand extends PipelineCommand {
     String updateId = latest.get(0).getString(0);
     List<Row> events = log.get().where(col("origin.update_id").equalTo(updateId))
         .orderBy("sequence")
-        .select("timestamp", "level", "event_type", "origin.flow_name", "message", "error")
+        .select(col("timestamp"), col("level"), col("event_type"), col("origin.flow_name"), col("message"), col("error"),
+            get_json_object(col("details"), "$.data_quality.expectations").as("expectations"))
         .collectAsList();
     out().println("update " + updateId);
     for (Row event : events) {
@@ -48,7 +56,26 @@ final class EventsCommand extends PipelineCommand {
       if (!event.isNullAt(5)) {
         out().println("    error: " + event.getString(5));
       }
+      if (!event.isNullAt(6)) {
+        printExpectations(event.getString(6));
+      }
     }
     return 0;
+  }
+
+  /** One line for a batch's expectations: each one's passed and failed rows. */
+  private void printExpectations(String json) {
+    try {
+      List<String> figures = new ArrayList<>();
+      for (JsonNode expectation : JSON.readTree(json)) {
+        figures.add(expectation.path("name").asText() + " " + expectation.path("passed_records").asLong() + " passed "
+            + expectation.path("failed_records").asLong() + " failed");
+      }
+      if (!figures.isEmpty()) {
+        out().println("    expectations: " + String.join(", ", figures));
+      }
+    } catch (JsonProcessingException e) {
+      throw new IllegalStateException("the event log holds expectations that are not JSON: " + json, e);
+    }
   }
 }

@@ -9,7 +9,9 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Spec;
 
 /** {@code sluice init DIR}: a new pipeline folder with a working sample. */
 @Command(name = "init", description = "Create a pipeline folder with a spec and a working sample pipeline.")
@@ -22,6 +24,8 @@ final class InitCommand implements Callable<Integer> {
       "data/orders/orders-0002.json",
       "data/orders/orders-0003.json");
 
+  @Spec CommandSpec command;
+
   @Parameters(arity = "1", paramLabel = "DIR", description = "The folder to create.")
   Path dir;
 
@@ -29,7 +33,7 @@ final class InitCommand implements Callable<Integer> {
   public Integer call() {
     Path root = dir.toAbsolutePath().normalize();
     if (Files.exists(root.resolve("spark-pipeline.yml")) || Files.exists(root.resolve("spark-pipeline.yaml"))) {
-      System.err.println(root + " already holds a pipeline; choose another folder");
+      command.commandLine().getErr().println(root + " already holds a pipeline; choose another folder");
       return PipelineCommand.FAILED;
     }
     String name = root.getFileName().toString().replaceAll("[^A-Za-z0-9_]", "_");
@@ -38,8 +42,8 @@ final class InitCommand implements Callable<Integer> {
       write(root.resolve(file), file.equals("spark-pipeline.yml") ? text.replaceFirst("(?m)^name: .*$", "name: " + name) : text);
     }
     write(root.resolve(".gitignore"), ".sluice/\n");
-    System.out.println("created pipeline '" + name + "' in " + root);
-    System.out.println("next: cd " + dir + " && sluice run");
+    command.commandLine().getOut().println("created pipeline '" + name + "' in " + root);
+    command.commandLine().getOut().println("next: cd " + SluiceCli.shellWord(dir.toString()) + " && " + SluiceCli.launcher() + " run");
     return 0;
   }
 

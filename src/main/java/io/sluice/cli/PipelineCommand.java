@@ -33,9 +33,10 @@ abstract class PipelineCommand implements Callable<Integer> {
     if (verbose) {
       Configurator.setRootLevel(Level.WARN);
     }
+    Path dir = dir();
     try {
-      PipelineSpec spec = SpecLoader.load(dir());
-      try (PipelineLock lock = PipelineLock.acquire(spec.storage(), spec.name())) {
+      PipelineSpec spec = SpecLoader.load(dir);
+      try (PipelineLock lock = PipelineLock.acquire(spec.storage(), spec.name(), command.qualifiedName())) {
         SparkSession spark = sessions.open(spec);
         try {
           return run(spec, spark);
@@ -44,10 +45,18 @@ abstract class PipelineCommand implements Callable<Integer> {
         }
       }
     } catch (SluiceException e) {
-      return fail(e, e.userMessage());
+      return fail(e, e.userMessage(hint(e, dir)));
     } catch (Exception e) {
       return fail(e, "error: " + io.sluice.graph.SparkErrors.firstLine(e));
     }
+  }
+
+  /** The next step for an error a newcomer meets, on the error's line. */
+  private static String hint(SluiceException e, Path dir) {
+    if ("TABLE_OR_VIEW_NOT_FOUND".equals(e.errorClass()) && e.getMessage().contains("`wanderbricks`.")) {
+      return "; the examples' sample tables come first: " + SluiceCli.launcher() + " samples " + SluiceCli.shellWord(dir.toString());
+    }
+    return "";
   }
 
   /** The pipeline folder the command works on. */

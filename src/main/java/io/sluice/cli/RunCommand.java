@@ -6,6 +6,7 @@ import io.sluice.update.PipelineUpdate;
 import io.sluice.update.UpdateOptions;
 import io.sluice.update.UpdateResult;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import org.apache.spark.sql.SparkSession;
@@ -32,12 +33,19 @@ final class RunCommand extends PipelineCommand {
   @Option(names = "--refresh", split = ",", paramLabel = "TABLE", description = "Update only these tables.")
   List<String> refresh = new ArrayList<>();
 
+  @Option(names = "--progress-every", paramLabel = "SECONDS", defaultValue = "10",
+      description = "Seconds between the progress lines of a flow that runs long (default ${DEFAULT-VALUE}).")
+  double progressSeconds;
+
   @Override
   int run(PipelineSpec spec, SparkSession spark) {
     UpdateOptions options = new UpdateOptions(fullRefreshAll, fullRefresh, refresh);
-    ConsoleReporter reporter = new ConsoleReporter(out(), System.console() != null);
-    UpdateResult result = PipelineUpdate.run(spark, spec, options, List.of(reporter));
-    reporter.printSummary(spec.name(), result);
+    Duration tick = Duration.ofMillis(Math.max(100, Math.round(progressSeconds * 1000)));
+    UpdateResult result;
+    try (ConsoleReporter reporter = new ConsoleReporter(out(), spark.sparkContext(), tick)) {
+      result = PipelineUpdate.run(spark, spec, options, List.of(reporter));
+      reporter.printSummary(spec.name(), result);
+    }
     if (result.succeeded()) {
       return 0;
     }

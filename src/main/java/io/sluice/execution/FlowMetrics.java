@@ -1,6 +1,8 @@
 package io.sluice.execution;
 
+import io.sluice.expectations.BatchQuality;
 import java.util.LinkedHashMap;
+import java.util.Locale;
 import java.util.Map;
 
 /** What one flow did in one update: for the run summary. */
@@ -9,10 +11,14 @@ public final class FlowMetrics {
   private long rowsWritten;
   private long rowsDropped;
   private final Map<String, Long> kindMetrics = new LinkedHashMap<>();
+  private final Map<String, Long> failedRows = new LinkedHashMap<>();
 
   /** Adds one batch; {@code kind} holds the flow kind's own counts (REPLACE USING's keys replaced, ...). */
-  synchronized void addBatch(long written, long dropped, Map<String, Object> kind) {
+  synchronized void addBatch(long written, BatchQuality quality, Map<String, Object> kind) {
     batches++;
+    long dropped = quality.droppedRows();
+    quality.expectations().forEach(e -> failedRows.merge(e.name() + " (" + e.action().name().toLowerCase(Locale.ROOT) + ")",
+        e.failedRecords(), Long::sum));
     rowsWritten += written;
     rowsDropped += dropped;
     kind.forEach((name, value) -> {
@@ -25,6 +31,11 @@ public final class FlowMetrics {
   /** The flow kind's own counts, summed over the update's batches. */
   public synchronized Map<String, Long> kindMetrics() {
     return Map.copyOf(kindMetrics);
+  }
+
+  /** Per expectation, as "name (action)", the rows that failed it over the update's batches. */
+  public synchronized Map<String, Long> expectationFailures() {
+    return new LinkedHashMap<>(failedRows);
   }
 
   public synchronized int batches() {

@@ -143,7 +143,7 @@ public final class FlowRun {
       long outputRows = quality.outputRows();
       BatchSink.Written written =
           BatchSettings.forWrite(session, () -> sink.write(rows, batchId, outputRows));
-      metrics.addBatch(written.rows(), quality.droppedRows(), written.metrics());
+      metrics.addBatch(written.rows(), quality, written.metrics());
       Map<String, Object> details = new LinkedHashMap<>();
       details.put("batch_id", batchId);
       details.put("num_input_rows", quality.inputRows());

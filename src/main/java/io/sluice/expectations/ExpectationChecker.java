@@ -77,7 +77,7 @@ public final class ExpectationChecker {
       if (failed > 0 && expectation.action() == ViolationAction.FAIL) {
         throw new ExpectationFailedException(expectation, dataset, flow, offendingRow(batch, condition(expectation)));
       }
-      results.add(new ExpectationResult(expectation.name(), dataset, input - failed, failed));
+      results.add(new ExpectationResult(expectation.name(), dataset, expectation.action(), input - failed, failed));
     }
     for (int i = 0; i < requirements.size(); i++) {
       BatchRequirement requirement = requirements.get(i);

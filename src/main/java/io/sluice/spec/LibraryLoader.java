@@ -20,6 +20,7 @@ import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
+import java.util.function.Predicate;
 import java.util.stream.Stream;
 
 /**
@@ -41,7 +42,7 @@ public final class LibraryLoader {
     List<String> classes = new ArrayList<>();
     for (PipelineSpec.Library library : spec.libraries()) {
       if (library instanceof PipelineSpec.Glob glob) {
-        for (Path file : expand(spec, glob.include())) {
+        for (Path file : expand(spec, glob)) {
           if (!seen.add(file)) {
             continue;
           }
@@ -63,17 +64,17 @@ public final class LibraryLoader {
     return registry.toGraph();
   }
 
-  /** The files a glob matches, relative to the pipeline folder, sorted for a stable order. */
-  static List<Path> expand(PipelineSpec spec, String include) {
+  /** The files a glob matches and does not exclude, sorted for a stable order. */
+  static List<Path> expand(PipelineSpec spec, PipelineSpec.Glob glob) {
     Path root = spec.root();
-    include = include.startsWith("./") ? include.substring(2) : include;
-    // "dir/**/*.sql" should also match files directly in dir, as users of other glob tools expect.
-    PathMatcher deep = FileSystems.getDefault().getPathMatcher("glob:" + include);
-    PathMatcher shallow = FileSystems.getDefault().getPathMatcher("glob:" + include.replace("**/", ""));
+    Predicate<Path> included = matcher(glob.include());
+    Predicate<Path> excluded = matcher(glob.exclude());
     List<Path> matches;
     try (Stream<Path> files = Files.walk(root)) {
       matches = files.filter(Files::isRegularFile)
-          .filter(f -> deep.matches(root.relativize(f)) || shallow.matches(root.relativize(f)))
+          .map(root::relativize)
+          .filter(f -> included.test(f) && !excluded.test(f))
+          .map(root::resolve)
           .sorted()
           .toList();
     } catch (IOException e) {
@@ -81,9 +82,24 @@ public final class LibraryLoader {
     }
     if (matches.isEmpty()) {
       throw new SpecException(ErrorClass.GLOB_MATCHES_NOTHING, Origin.of(spec.specFile().getFileName().toString(), 0),
-          "library glob '" + include + "' matches no file under " + root);
+          "library glob '" + String.join(", ", glob.include()) + "'"
+              + (glob.exclude().isEmpty() ? "" : " without '" + String.join(", ", glob.exclude()) + "'")
+              + " matches no file under " + root);
     }
     return matches;
+  }
+
+  /** Whether a path relative to the pipeline folder matches any of the patterns. */
+  private static Predicate<Path> matcher(List<String> patterns) {
+    Predicate<Path> any = path -> false;
+    for (String pattern : patterns) {
+      String glob = pattern.startsWith("./") ? pattern.substring(2) : pattern;
+      // "dir/**/*.sql" should also match files directly in dir, as users of other glob tools expect.
+      PathMatcher deep = FileSystems.getDefault().getPathMatcher("glob:" + glob);
+      PathMatcher shallow = FileSystems.getDefault().getPathMatcher("glob:" + glob.replace("**/", ""));
+      any = any.or(deep::matches).or(shallow::matches);
+    }
+    return any;
   }
 
   private static PipelineDefinition instantiate(PipelineSpec spec, ClassLoader loader, String className) {

@@ -31,8 +31,16 @@ public record PipelineSpec(
   /** One entry of {@code libraries}. */
   public sealed interface Library permits Glob, JavaClass {}
 
-  /** {@code - glob: {include: PATTERN}}: SQL files, and jars whose classes the {@code class} entries name. */
-  public record Glob(String include) implements Library {}
+  /**
+   * {@code - glob: {include: PATTERN, exclude: PATTERN}}: SQL files, and jars whose classes the
+   * {@code class} entries name; the files any include pattern matches and no exclude pattern does.
+   */
+  public record Glob(List<String> include, List<String> exclude) implements Library {
+    public Glob {
+      include = List.copyOf(include);
+      exclude = List.copyOf(exclude);
+    }
+  }
 
   /** {@code - class: com.example.Definitions}: a {@code PipelineDefinition} from the classpath or a jar. */
   public record JavaClass(String className) implements Library {}

@@ -25,6 +25,8 @@ public final class SpecLoader {
   private static final Set<String> FIELDS =
       Set.of("name", "storage", "catalog", "database", "schema", "configuration", "libraries");
 
+  private static final List<String> GLOB_FIELDS = List.of("include", "exclude");
+
   private SpecLoader() {}
 
   /** Reads the spec of the pipeline in {@code dir}. */
@@ -48,8 +50,7 @@ public final class SpecLoader {
     try {
       doc = new ObjectMapper(new YAMLFactory()).readTree(Files.readString(specFile));
     } catch (JsonProcessingException e) {
-      throw new SpecException(ErrorClass.SPEC_SYNTAX_ERROR, Origin.of(file, errorLine(e)),
-          "not valid YAML: " + e.getOriginalMessage(), e);
+      throw syntaxError(file, e);
     } catch (IOException e) {
       throw new SpecException(ErrorClass.SPEC_UNREADABLE, Origin.of(file, 0), "cannot read: " + e.getMessage(), e);
     }
@@ -75,13 +76,21 @@ public final class SpecLoader {
         configuration(doc.get("configuration"), origin), libraries(doc.get("libraries"), origin));
   }
 
-  /** SnakeYAML knows where the problem is; Jackson only where it stopped reading. */
-  private static int errorLine(JsonProcessingException e) {
+  /**
+   * SnakeYAML knows where the problem is and what it is; its message adds the offending text
+   * and a caret over several lines, which the line and column already say.
+   */
+  private static SpecException syntaxError(String file, JsonProcessingException e) {
     if (e.getCause() instanceof MarkedYAMLException marked && marked.getProblemMark() != null) {
-      return marked.getProblemMark().getLine() + 1;
+      String context = marked.getContext() == null || marked.getContextMark() == null ? ""
+          : " (" + marked.getContext() + " from line " + (marked.getContextMark().getLine() + 1) + ")";
+      return new SpecException(ErrorClass.SPEC_SYNTAX_ERROR,
+          Origin.of(file, marked.getProblemMark().getLine() + 1, marked.getProblemMark().getColumn() + 1),
+          "not valid YAML: " + marked.getProblem() + context, e);
     }
     JsonLocation at = e.getLocation();
-    return at == null ? 0 : at.getLineNr();
+    return new SpecException(ErrorClass.SPEC_SYNTAX_ERROR, at == null ? Origin.of(file, 0) : Origin.of(file, at.getLineNr(), at.getColumnNr()),
+        "not valid YAML: " + e.getOriginalMessage().lines().findFirst().orElse(""), e);
   }
 
   private static String requiredText(JsonNode doc, String field, Origin origin) {
@@ -117,6 +126,40 @@ public final class SpecLoader {
     return conf;
   }
 
+  /** {@code - glob: {include: PATTERN, exclude: PATTERN}}; each may also be a list of patterns. */
+  private static PipelineSpec.Glob glob(JsonNode glob, Origin origin) {
+    String shape = "a glob library is '- glob: {include: PATTERN, exclude: PATTERN}' (exclude optional; either may be a list)";
+    if (!glob.isObject()) {
+      throw new SpecException(ErrorClass.SPEC_INVALID, origin, shape);
+    }
+    for (Iterator<String> names = glob.fieldNames(); names.hasNext(); ) {
+      String field = names.next();
+      if (!GLOB_FIELDS.contains(field)) {
+        throw new SpecException(ErrorClass.SPEC_UNKNOWN_FIELD, origin,
+            "unknown field '" + field + "' under glob; it knows " + String.join(", ", GLOB_FIELDS));
+      }
+    }
+    List<String> include = patterns(glob.get("include"), origin, shape);
+    if (include.isEmpty()) {
+      throw new SpecException(ErrorClass.SPEC_MISSING_FIELD, origin, "missing field 'include' under glob; " + shape);
+    }
+    return new PipelineSpec.Glob(include, patterns(glob.get("exclude"), origin, shape));
+  }
+
+  private static List<String> patterns(JsonNode node, Origin origin, String shape) {
+    if (node == null || node.isNull()) {
+      return List.of();
+    }
+    List<String> patterns = new ArrayList<>();
+    for (JsonNode pattern : node.isArray() ? node : List.of(node)) {
+      if (!pattern.isTextual() || pattern.asText().isBlank()) {
+        throw new SpecException(ErrorClass.SPEC_INVALID, origin, shape);
+      }
+      patterns.add(pattern.asText());
+    }
+    return patterns;
+  }
+
   private static List<PipelineSpec.Library> libraries(JsonNode node, Origin origin) {
     List<PipelineSpec.Library> libraries = new ArrayList<>();
     if (node == null || node.isNull()) {
@@ -127,11 +170,7 @@ public final class SpecLoader {
     }
     for (JsonNode entry : node) {
       if (entry.has("glob") && entry.size() == 1) {
-        JsonNode glob = entry.get("glob");
-        if (!glob.isObject() || glob.size() != 1 || !glob.has("include") || !glob.get("include").isTextual()) {
-          throw new SpecException(ErrorClass.SPEC_INVALID, origin, "a glob library is '- glob: {include: PATTERN}'");
-        }
-        libraries.add(new PipelineSpec.Glob(glob.get("include").asText()));
+        libraries.add(glob(entry.get("glob"), origin));
       } else if (entry.has("class") && entry.size() == 1 && entry.get("class").isTextual()) {
         libraries.add(new PipelineSpec.JavaClass(entry.get("class").asText()));
       } else {

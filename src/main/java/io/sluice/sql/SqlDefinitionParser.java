@@ -248,14 +248,14 @@ public final class SqlDefinitionParser {
     CdcSourceContext source = ctx.cdcSource();
     SqlFlowQuery snapshot = source.snapshotTable != null
         ? new SqlFlowQuery("SELECT * FROM " + text(source.snapshotTable), origin(source), catalog, database, baseDir)
-        : new SqlFlowQuery(text(source.snapshotQuery), origin(source.snapshotQuery), catalog, database, baseDir);
+        : new SqlFlowQuery(text(source.snapshotQuery), textOrigin(source.snapshotQuery), catalog, database, baseDir);
     if (source.versionQuery == null) {
       FlowMode mode = cdc.buildFromSnapshot(name, origin, Optional.empty());
       registry.register(new FlowDefinition(name, name(ctx.target), snapshot, mode, sqlConf, false, origin));
       return;
     }
     SqlFlowQuery version = new SqlFlowQuery(
-        text(source.versionQuery), origin(source.versionQuery), catalog, database, baseDir);
+        text(source.versionQuery), textOrigin(source.versionQuery), catalog, database, baseDir);
     SqlSnapshotSource versions = new SqlSnapshotSource(snapshot, version);
     FlowMode mode = cdc.buildFromSnapshot(name, origin, Optional.of(versions));
     registry.register(new FlowDefinition(name, name(ctx.target), versions::snapshotColumns, mode, sqlConf, false, origin));
@@ -336,7 +336,7 @@ public final class SqlDefinitionParser {
   }
 
   private SqlFlowQuery query(QueryTextContext ctx) {
-    return new SqlFlowQuery(text(ctx), origin(ctx), catalog, database, baseDir);
+    return new SqlFlowQuery(text(ctx), textOrigin(ctx), catalog, database, baseDir);
   }
 
   private DatasetName name(MultipartIdentifierContext ctx) {
@@ -370,5 +370,10 @@ public final class SqlDefinitionParser {
 
   private Origin origin(ParserRuleContext ctx) {
     return Origin.of(file, ctx.getStart().getLine());
+  }
+
+  /** Where a text given to Spark's parser starts, column included: Spark's positions in it are relative to it. */
+  private Origin textOrigin(ParserRuleContext ctx) {
+    return Origin.of(file, ctx.getStart().getLine(), ctx.getStart().getCharPositionInLine() + 1);
   }
 }

@@ -66,7 +66,8 @@ public record SqlFlowQuery(
       return spark.sessionState().sqlParser().parsePlan(text);
     } catch (ParseException e) {
       int line = (Integer) e.start().line().getOrElse(() -> 1);
-      throw new GraphException(ErrorClass.SQL_SYNTAX_ERROR, origin.plusLines(line - 1), SparkErrors.firstLine(e), e);
+      int column = (Integer) e.start().startPosition().getOrElse(() -> 0) + 1;
+      throw new GraphException(ErrorClass.SQL_SYNTAX_ERROR, origin.at(line, column), SparkErrors.firstLine(e), e);
     }
   }
 

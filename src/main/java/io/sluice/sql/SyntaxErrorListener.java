@@ -19,6 +19,6 @@ final class SyntaxErrorListener extends BaseErrorListener {
   public void syntaxError(
       Recognizer<?, ?> recognizer, Object offendingSymbol, int line, int column, String msg, RecognitionException e) {
     String readable = msg.replace("{", "").replace("}", "").replace("<EOF>", "end of file");
-    throw new GraphException(ErrorClass.SQL_SYNTAX_ERROR, Origin.of(file, line), readable + " (column " + (column + 1) + ")");
+    throw new GraphException(ErrorClass.SQL_SYNTAX_ERROR, Origin.of(file, line, column + 1), readable);
   }
 }

@@ -28,13 +28,18 @@ public final class InProcessSluice extends SluiceCommands {
   public CommandResult run(Path dir, String... args) {
     List<String> command = new ArrayList<>(Arrays.asList(args));
     command.add(Math.min(1, command.size()), dir.toString());
+    return execute(command.toArray(String[]::new));
+  }
+
+  /** Runs {@code sluice ARGS} exactly as given, in the JVM's working folder. */
+  public CommandResult execute(String... args) {
     StringWriter out = new StringWriter();
     StringWriter err = new StringWriter();
     picocli.CommandLine cli = SluiceCli.commandLine(SessionSource.lending(SharedSpark.session()));
     cli.setOut(new PrintWriter(out, true));
     cli.setErr(new PrintWriter(err, true));
     long started = System.nanoTime();
-    int exit = cli.execute(command.toArray(String[]::new));
+    int exit = cli.execute(args);
     return new CommandResult(Arrays.asList(args), exit, out.toString(), err.toString(),
         Duration.ofNanos(System.nanoTime() - started));
   }

@@ -43,7 +43,7 @@ class ConcurrentRunE2E {
       CommandResult second = Sluice.PROCESS.run(dir, "run");
       assertTrue(first.process.isAlive(), "the first run was still going when the second one ended");
       assertTrue(second.exit() != 0, () -> "the second run must refuse: " + second);
-      assertTrue(second.stderr().contains("already being updated"), () -> "a clear message: " + second);
+      assertTrue(second.stderr().contains("is in use by sluice run (pid " + first.process.pid() + ", since "), () -> "a clear message naming the holder: " + second);
       assertEquals(1, second.errorLines().size(), () -> "one line: " + second);
 
       CommandResult firstResult = first.await(Sluice.TIMEOUT);

@@ -35,8 +35,14 @@ class InitE2E {
     assertTrue(!Files.exists(dir.resolve(".sluice/checkpoints")), "dry-run starts no flow");
     assertTrue(!Files.exists(dir.resolve(".sluice/system/event_log")), "dry-run records no update");
 
-    CommandResult run = Sluice.PROCESS.ok(dir, "run");
+    // The hint init prints is what a new user types next: it must work as printed, from where init ran.
+    String hint = init.stdout().lines().filter(l -> l.startsWith("next: ")).findFirst().orElseThrow(() -> new AssertionError("init prints a next step: " + init));
+    assertEquals("next: cd my-shop && " + Sluice.LAUNCHER + " run", hint);
+    CommandResult run = shell(tmp, hint.substring("next: ".length()));
+    assertEquals(0, run.exit(), run::toString);
     assertTrue(run.stdout().contains("COMPLETED"), run::toString);
+    // Output to a pipe shows each flow as it goes, as a terminal does.
+    assertTrue(run.stdout().lines().anyMatch(l -> l.matches("\\s+orders_raw\\s+RUNNING")), run::toString);
 
     // The scaffold's rules: orders without an id or with a non-positive amount are dropped,
     // customers are trimmed and lower-cased. Expected rows come from the scaffolded data.
@@ -67,5 +73,14 @@ class InitE2E {
     }
     assertTrue(out.lines().anyMatch(l -> l.contains("orders_clean") && l.contains("dropped")),
         () -> "events shows the dropped rows:\n" + out);
+  }
+
+  /** Runs {@code command} with bash in {@code dir}, as a user would paste it. */
+  private static CommandResult shell(Path dir, String command) throws IOException {
+    Path out = Files.createTempFile(dir, "out", ".txt");
+    Path err = Files.createTempFile(dir, "err", ".txt");
+    Process process = new ProcessBuilder("bash", "-c", command).directory(dir.toFile())
+        .redirectOutput(out.toFile()).redirectError(err.toFile()).start();
+    return new Sluice.Running(process, List.of("bash", "-c", command), out, err).await(Sluice.TIMEOUT);
   }
 }

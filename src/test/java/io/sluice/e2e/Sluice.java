@@ -1,5 +1,6 @@
 package io.sluice.e2e;
 
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.fail;
 
 import io.sluice.testing.CommandResult;
@@ -64,6 +65,8 @@ final class Sluice extends SluiceCommands {
             Files.readString(stderr, StandardCharsets.UTF_8), Duration.ofNanos(System.nanoTime() - started));
         Files.deleteIfExists(stdout);
         Files.deleteIfExists(stderr);
+        // The launcher sizes the JIT's code cache; a full one stops the JIT for the rest of the run.
+        assertFalse(result.stderr().contains("CodeCache is full"), () -> "the code cache filled: " + result);
         System.out.printf("[e2e] sluice %s -> exit %d in %.1f s%n", abbreviate(String.join(" ", command)), exit,
             result.took().toMillis() / 1000.0);
         return result;

@@ -59,7 +59,7 @@ class SpecLoaderTest {
         "some.ratio", "0.5",
         "some.text", "hello"), spec.configuration());
     assertEquals(List.of(
-        new PipelineSpec.Glob("transformations/**/*.sql"),
+        new PipelineSpec.Glob(List.of("transformations/**/*.sql"), List.of()),
         new PipelineSpec.JavaClass("com.example.Definitions")), spec.libraries());
   }
 
@@ -169,7 +169,8 @@ class SpecLoaderTest {
     assertEquals("SPEC_SYNTAX_ERROR", e.errorClass());
     assertEquals("spark-pipeline.yml", e.origin().source());
     assertEquals(3, e.origin().line());
-    assertTrue(e.userMessage().startsWith("spark-pipeline.yml:3: "), e.userMessage());
+    assertEquals("spark-pipeline.yml:3:11: not valid YAML: mapping values are not allowed here [SPEC_SYNTAX_ERROR]",
+        e.userMessage());
   }
 
   /** The line is the one holding the offending character, not the last line that parsed. */
@@ -241,6 +242,8 @@ class SpecLoaderTest {
   void globWithoutIncludeIsRefused() throws IOException {
     write("spark-pipeline.yml", "name: p\nstorage: st\nlibraries:\n  - glob:\n      exclude: x.sql\n");
 
-    assertEquals("SPEC_INVALID", loadFails().errorClass());
+    SluiceException e = loadFails();
+    assertEquals("SPEC_MISSING_FIELD", e.errorClass());
+    assertTrue(e.getMessage().contains("missing field 'include' under glob"), e.getMessage());
   }
 }
