@@ -1,6 +1,9 @@
 -- The change feed: every change row that lands in data/users, read once, as it arrives.
 -- Rows arrive out of order: sequenceNum, not arrival, decides which change is the latest.
-CREATE OR REFRESH STREAMING TABLE users_cdc
+-- read_files adds _rescued_data: what did not parse in a row (NULL when all of it did).
+CREATE OR REFRESH STREAMING TABLE users_cdc (
+  CONSTRAINT parsed EXPECT (_rescued_data IS NULL) ON VIOLATION FAIL UPDATE
+)
 COMMENT 'Change rows for users, as they landed'
 AS SELECT * FROM STREAM read_files('data/users', format => 'json',
   schema => 'userId INT, name STRING, city STRING, operation STRING, sequenceNum INT');
@@ -13,7 +16,7 @@ FROM STREAM(users_cdc)
 KEYS (userId)
 APPLY AS DELETE WHEN operation = "DELETE"
 SEQUENCE BY sequenceNum
-COLUMNS * EXCEPT (operation, sequenceNum)
+COLUMNS * EXCEPT (operation, sequenceNum, _rescued_data)
 STORED AS SCD TYPE 1;
 
 -- SCD type 2: every version of each user, valid from __START_AT until __END_AT
@@ -25,7 +28,7 @@ FROM STREAM(users_cdc)
 KEYS (userId)
 APPLY AS DELETE WHEN operation = "DELETE"
 SEQUENCE BY sequenceNum
-COLUMNS * EXCEPT (operation, sequenceNum)
+COLUMNS * EXCEPT (operation, sequenceNum, _rescued_data)
 STORED AS SCD TYPE 2;
 
 -- Downstream: a stream of an AUTO CDC target reads its Delta change data feed, one row per

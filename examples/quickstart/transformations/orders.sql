@@ -1,5 +1,8 @@
--- Bronze: every order file that lands in data/orders, read once, as it arrives.
-CREATE OR REFRESH STREAMING TABLE orders_raw
+-- Bronze: every order file that lands in data/orders, read once, as it arrives. A value that
+-- does not fit its type (a word in amount) stays in _rescued_data, and the summary counts it.
+CREATE OR REFRESH STREAMING TABLE orders_raw (
+  CONSTRAINT parsed EXPECT (_rescued_data IS NULL)
+)
 COMMENT 'Orders as they landed, one row per order event'
 AS SELECT *, _metadata.file_name AS source_file
 FROM STREAM read_files(

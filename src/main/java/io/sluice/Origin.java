@@ -19,6 +19,11 @@ public record Origin(String source, int line, int column) {
     return !source.isEmpty();
   }
 
+  /** The same file and line, without a column: for errors about a whole text that starts here. */
+  public Origin lineOnly() {
+    return new Origin(source, line, 0);
+  }
+
   /**
    * A position inside a text that starts at this origin, given 1-based from the text's start
    * (as Spark's parser gives it): the line and column in the file.

@@ -91,6 +91,9 @@ final class ConsoleReporter implements EventListener, AutoCloseable {
         out.println("    " + flow.kindMetrics().entrySet().stream().sorted(Map.Entry.comparingByKey())
             .map(e -> e.getKey().replace('_', ' ') + " " + e.getValue()).collect(Collectors.joining(", ")));
       }
+      if (flow.rowsRescued() > 0) {
+        out.println("    rows with rescued data (input that did not parse, in _rescued_data): " + flow.rowsRescued());
+      }
       String failed = flow.expectationFailures().entrySet().stream().filter(e -> e.getValue() > 0)
           .map(e -> e.getKey() + " " + e.getValue()).collect(Collectors.joining(", "));
       if (!failed.isEmpty()) {

@@ -4,21 +4,12 @@ import io.sluice.graph.ResolvedFlow;
 import io.sluice.graph.ResolvedGraph;
 import io.sluice.spec.PipelineSpec;
 import io.sluice.update.PipelineUpdate;
-import java.nio.file.Path;
 import org.apache.spark.sql.SparkSession;
 import picocli.CommandLine.Command;
-import picocli.CommandLine.Mixin;
 
 /** {@code sluice dry-run}: resolve and validate, write nothing. */
 @Command(name = "dry-run", description = "Resolve and validate the pipeline without writing anything.")
-final class DryRunCommand extends PipelineCommand {
-  @Mixin PipelineDir folder;
-
-  @Override
-  Path dir() {
-    return folder.dir;
-  }
-
+final class DryRunCommand extends FolderCommand {
   @Override
   int run(PipelineSpec spec, SparkSession spark) {
     ResolvedGraph graph = PipelineUpdate.validate(spark, spec);

@@ -9,7 +9,6 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 
 import io.sluice.eventlog.EventLog;
 import io.sluice.spec.PipelineSpec;
-import java.nio.file.Path;
 import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
 import java.util.List;
@@ -18,20 +17,12 @@ import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
 import org.apache.spark.sql.SparkSession;
 import picocli.CommandLine.Command;
-import picocli.CommandLine.Mixin;
 
 /** {@code sluice events}: the latest update's events, one line each. */
 @Command(name = "events", description = "Print the event log of the latest update.")
-final class EventsCommand extends PipelineCommand {
+final class EventsCommand extends FolderCommand {
   private static final ObjectMapper JSON = new ObjectMapper();
   private static final DateTimeFormatter TIME = DateTimeFormatter.ofPattern("HH:mm:ss.SSS");
-
-  @Mixin PipelineDir folder;
-
-  @Override
-  Path dir() {
-    return folder.dir;
-  }
 
   @Override
   int run(PipelineSpec spec, SparkSession spark) {
@@ -46,7 +37,7 @@ final class EventsCommand extends PipelineCommand {
     List<Row> events = log.get().where(col("origin.update_id").equalTo(updateId))
         .orderBy("sequence")
         .select(col("timestamp"), col("level"), col("event_type"), col("origin.flow_name"), col("message"), col("error"),
-            get_json_object(col("details"), "$.data_quality.expectations").as("expectations"))
+            get_json_object(col("details"), "$.data_quality").as("data_quality"))
         .collectAsList();
     out().println("update " + updateId);
     for (Row event : events) {
@@ -57,17 +48,21 @@ final class EventsCommand extends PipelineCommand {
         out().println("    error: " + event.getString(5));
       }
       if (!event.isNullAt(6)) {
-        printExpectations(event.getString(6));
+        printQuality(event.getString(6));
       }
     }
     return 0;
   }
 
-  /** One line for a batch's expectations: each one's passed and failed rows. */
-  private void printExpectations(String json) {
+  /** A batch's data quality: each expectation's passed and failed rows, and the rows with rescued data. */
+  private void printQuality(String json) {
     try {
+      JsonNode quality = JSON.readTree(json);
+      if (quality.path("rescued_records").asLong() > 0) {
+        out().println("    rows with rescued data: " + quality.path("rescued_records").asLong());
+      }
       List<String> figures = new ArrayList<>();
-      for (JsonNode expectation : JSON.readTree(json)) {
+      for (JsonNode expectation : quality.path("expectations")) {
         figures.add(expectation.path("name").asText() + " " + expectation.path("passed_records").asLong() + " passed "
             + expectation.path("failed_records").asLong() + " failed");
       }
@@ -75,7 +70,7 @@ final class EventsCommand extends PipelineCommand {
         out().println("    expectations: " + String.join(", ", figures));
       }
     } catch (JsonProcessingException e) {
-      throw new IllegalStateException("the event log holds expectations that are not JSON: " + json, e);
+      throw new IllegalStateException("the event log holds data quality figures that are not JSON: " + json, e);
     }
   }
 }

@@ -5,25 +5,16 @@ import io.sluice.update.FlowOutcome;
 import io.sluice.update.PipelineUpdate;
 import io.sluice.update.UpdateOptions;
 import io.sluice.update.UpdateResult;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import org.apache.spark.sql.SparkSession;
 import picocli.CommandLine.Command;
-import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 /** {@code sluice run}: one triggered update. */
 @Command(name = "run", description = "Run one triggered update of the pipeline.")
-final class RunCommand extends PipelineCommand {
-  @Mixin PipelineDir folder;
-
-  @Override
-  Path dir() {
-    return folder.dir;
-  }
-
+final class RunCommand extends FolderCommand {
   @Option(names = "--full-refresh-all", description = "Clear every table (except those with pipelines.reset.allowed = false) and reprocess all input.")
   boolean fullRefreshAll;
 

@@ -24,7 +24,9 @@ import picocli.CommandLine.Spec;
       RunCommand.class,
       DryRunCommand.class,
       QueryCommand.class,
-      EventsCommand.class
+      EventsCommand.class,
+      GraphCommand.class,
+      ReportCommand.class
     })
 public final class SluiceCli implements Runnable {
   static final int USAGE = CommandLine.ExitCode.USAGE;
@@ -57,6 +59,7 @@ public final class SluiceCli implements Runnable {
     ServiceLoader.load(ToolCommand.class).forEach(cli::addSubcommand);
     withHelp(cli);
     cli.setParameterExceptionHandler(SluiceCli::usageError);
+    cli.setCaseInsensitiveEnumValuesAllowed(true);
     return cli;
   }
 

@@ -10,6 +10,7 @@ public final class FlowMetrics {
   private int batches;
   private long rowsWritten;
   private long rowsDropped;
+  private long rowsRescued;
   private final Map<String, Long> kindMetrics = new LinkedHashMap<>();
   private final Map<String, Long> failedRows = new LinkedHashMap<>();
 
@@ -17,6 +18,7 @@ public final class FlowMetrics {
   synchronized void addBatch(long written, BatchQuality quality, Map<String, Object> kind) {
     batches++;
     long dropped = quality.droppedRows();
+    rowsRescued += quality.rescuedRows();
     quality.expectations().forEach(e -> failedRows.merge(e.name() + " (" + e.action().name().toLowerCase(Locale.ROOT) + ")",
         e.failedRecords(), Long::sum));
     rowsWritten += written;
@@ -48,5 +50,10 @@ public final class FlowMetrics {
 
   public synchronized long rowsDropped() {
     return rowsDropped;
+  }
+
+  /** Rows with a rescued data column set: some of their input did not parse. */
+  public synchronized long rowsRescued() {
+    return rowsRescued;
   }
 }

@@ -9,8 +9,12 @@ import java.util.Map;
  *
  * @param inputRows rows the flow's query produced
  * @param droppedRows rows removed by DROP expectations
+ * @param rescuedRows rows whose {@value #RESCUED_DATA_COLUMN} is set: some of their input did not parse
  */
-public record BatchQuality(long inputRows, long droppedRows, List<ExpectationResult> expectations) {
+public record BatchQuality(long inputRows, long droppedRows, long rescuedRows, List<ExpectationResult> expectations) {
+  /** The column where read_files keeps what did not parse; a batch that has it is counted by it. */
+  public static final String RESCUED_DATA_COLUMN = "_rescued_data";
+
   public BatchQuality {
     expectations = List.copyOf(expectations);
   }
@@ -23,6 +27,7 @@ public record BatchQuality(long inputRows, long droppedRows, List<ExpectationRes
   public Map<String, Object> toDetails() {
     Map<String, Object> details = new LinkedHashMap<>();
     details.put("dropped_records", droppedRows);
+    details.put("rescued_records", rescuedRows);
     details.put("expectations", expectations.stream().map(e -> {
       Map<String, Object> item = new LinkedHashMap<>();
       item.put("name", e.name());

@@ -23,12 +23,14 @@ import org.apache.spark.sql.types.StructType;
  * {@link BatchRequirement}s; a requirement or a FAIL expectation that failed stops here,
  * before anything is written; DROP expectations filter the rows that go on to be written.
  *
- * <p>Expectations are on the rows the flow's query produced; requirements on the rows its
+ * <p>The same pass counts the rows whose {@value BatchQuality#RESCUED_DATA_COLUMN} is set, when
+ * the batch has that column. Expectations are on the rows the flow's query produced; requirements on the rows its
  * sink will take (for a table, shaped to it: its columns, their types), in the same pass.
  */
 public final class ExpectationChecker {
   private static final String KEEP = "__sluice_kept";
   private static final String PASSES = "__sluice_passes_";
+  private static final String RESCUED = "__sluice_rescued";
   private final String dataset;
   private final String flow;
   private final List<Expectation> expectations;
@@ -55,6 +57,10 @@ public final class ExpectationChecker {
     for (int i = 0; i < expectations.size(); i++) {
       projection.add(holds(condition(expectations.get(i))).as(PASSES + i));
     }
+    boolean rescues = List.of(batch.schema().fieldNames()).contains(BatchQuality.RESCUED_DATA_COLUMN);
+    if (rescues) {
+      projection.add(col(BatchQuality.RESCUED_DATA_COLUMN).as(RESCUED));
+    }
     projection.addAll(sinkColumns.apply(batch.schema()));
     Dataset<Row> outcomes = batch.select(projection.toArray(Column[]::new));
     List<Column> aggregates = new ArrayList<>();
@@ -66,6 +72,9 @@ public final class ExpectationChecker {
     // Required of the rows that are kept: a DROP expectation is how a user lets the others go.
     for (BatchRequirement requirement : requirements) {
       aggregates.add(sum(when(col(KEEP).and(not(holds(requirement.holds()))), 1).otherwise(0)));
+    }
+    if (rescues) {
+      aggregates.add(sum(when(col(RESCUED).isNotNull(), 1).otherwise(0)));
     }
     Row counts = outcomes.agg(aggregates.get(0), aggregates.subList(1, aggregates.size()).toArray(Column[]::new)).first();
     long input = counts.getLong(0);
@@ -87,7 +96,8 @@ public final class ExpectationChecker {
       }
     }
     Dataset<Row> rows = dropped == 0 ? batch : batch.where(keep());
-    return new Checked(rows, new BatchQuality(input, dropped, results));
+    long rescued = rescues ? figure(counts, 2 + expectations.size() + requirements.size()) : 0;
+    return new Checked(rows, new BatchQuality(input, dropped, rescued, results));
   }
 
   /** Whether a row passes every DROP expectation. */

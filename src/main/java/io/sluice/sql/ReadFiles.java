@@ -11,21 +11,26 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
 import org.apache.hadoop.fs.FileStatus;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.spark.sql.DataFrameReader;
+import org.apache.spark.sql.Dataset;
+import org.apache.spark.sql.Row;
 import org.apache.spark.sql.SparkSession;
 import org.apache.spark.sql.catalyst.analysis.UnresolvedTableValuedFunction;
 import org.apache.spark.sql.catalyst.expressions.Expression;
 import org.apache.spark.sql.catalyst.expressions.NamedArgumentExpression;
 import org.apache.spark.sql.catalyst.plans.logical.LogicalPlan;
 import org.apache.spark.sql.streaming.DataStreamReader;
+import org.apache.spark.sql.types.StructType;
 import scala.jdk.javaapi.CollectionConverters;
 
 /**
  * The {@code read_files(path, format => ..., schema => ..., option => value)} table function:
  * a batch read, or a streaming file source whose progress lives in the flow's checkpoint.
- * Every argument but {@code format} and {@code schema} is a Spark reader option.
+ * Every argument but {@code format}, {@code schema} and {@code rescuedDataColumn} is a Spark
+ * reader option. JSON and CSV reads get a rescued data column ({@link RescuedData}).
  */
 final class ReadFiles {
   static final String NAME = "read_files";
@@ -64,13 +69,25 @@ final class ReadFiles {
   }
 
   private static LogicalPlan read(
-      SparkSession spark, boolean streaming, String format, String schema, Map<String, String> options, String location) {
+      SparkSession spark, boolean streaming, String format, String ddl, Map<String, String> options, String location) {
+    Optional<RescuedData> rescue = RescuedData.of(format, options);
+    // A stream without a schema is Spark's to refuse (or infer, if the session allows it).
+    if (rescue.isEmpty() || (ddl == null && streaming)) {
+      return SparkPlans.logicalPlan(load(spark, streaming, format, ddl == null ? null : StructType.fromDDL(ddl), options, location));
+    }
+    StructType schema = ddl != null ? StructType.fromDDL(ddl) : spark.read().format(format).options(rescue.get().readOptions(options)).load(location).schema();
+    Dataset<Row> read = load(spark, streaming, format, rescue.get().readSchema(schema), rescue.get().readOptions(options), location);
+    return SparkPlans.logicalPlan(rescue.get().project(read, schema));
+  }
+
+  private static Dataset<Row> load(
+      SparkSession spark, boolean streaming, String format, StructType schema, Map<String, String> options, String location) {
     if (streaming) {
       DataStreamReader reader = spark.readStream().format(format).options(options);
-      return SparkPlans.logicalPlan((schema == null ? reader : reader.schema(schema)).load(location));
+      return (schema == null ? reader : reader.schema(schema)).load(location);
     }
     DataFrameReader reader = spark.read().format(format).options(options);
-    return SparkPlans.logicalPlan((schema == null ? reader : reader.schema(schema)).load(location));
+    return (schema == null ? reader : reader.schema(schema)).load(location);
   }
 
   static String resolvePath(String path, Path baseDir) {

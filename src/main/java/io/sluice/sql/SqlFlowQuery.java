@@ -29,6 +29,8 @@ import scala.runtime.AbstractPartialFunction;
  * {@code read_files} and {@code list_files} calls for real plans, binds the snapshot version
  * functions, and leaves every other name to Spark's analyser.
  *
+ * @param origin where the text starts, column included: Spark's parser positions are relative to it;
+ *     other errors about the query cite its line only
  * @param catalog the current catalog where the query was defined ({@code USE CATALOG})
  * @param database the current schema where the query was defined ({@code USE SCHEMA})
  * @param baseDir the pipeline folder: relative {@code read_files} paths start there
@@ -57,7 +59,7 @@ public record SqlFlowQuery(
     LogicalPlan parsed = parse(spark);
     LogicalPlan withCtes = CTESubstitution$.MODULE$.apply(parsed);
     // Versions first: a read_files path may be built from current_snapshot_version().
-    LogicalPlan bound = SnapshotVersionFunctions.bind(spark, withCtes, versions, origin);
+    LogicalPlan bound = SnapshotVersionFunctions.bind(spark, withCtes, versions, origin.lineOnly());
     return SparkPlans.ofRows(spark, bound.transformDownWithSubqueries(new PipelineSources(resolution)));
   }
 
@@ -104,10 +106,10 @@ public record SqlFlowQuery(
       }
       if (plan instanceof UnresolvedTableValuedFunction function && ReadFiles.isReadFiles(function)) {
         boolean stream = streaming || function.isStreaming() || resolution.streamingByDefault();
-        return Optional.of(ReadFiles.plan(resolution, function, stream, baseDir, origin));
+        return Optional.of(ReadFiles.plan(resolution, function, stream, baseDir, origin.lineOnly()));
       }
       if (plan instanceof UnresolvedTableValuedFunction function && ListFiles.isListFiles(function)) {
-        return Optional.of(ListFiles.plan(resolution.spark(), function, baseDir, origin));
+        return Optional.of(ListFiles.plan(resolution.spark(), function, baseDir, origin.lineOnly()));
       }
       return Optional.empty();
     }

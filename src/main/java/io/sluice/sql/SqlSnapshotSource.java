@@ -25,7 +25,7 @@ record SqlSnapshotSource(SqlFlowQuery snapshot, SqlFlowQuery version) implements
   public DataType versionType(FlowResolution resolution) {
     StructType columns = versionQuery(resolution, null, DataTypes.NullType).schema();
     if (columns.size() != 1) {
-      throw new GraphException(ErrorClass.SNAPSHOT_VERSION_QUERY, version.origin(), "the WITH VERSION query of flow '"
+      throw new GraphException(ErrorClass.SNAPSHOT_VERSION_QUERY, version.origin().lineOnly(), "the WITH VERSION query of flow '"
           + resolution.flow().name() + "' returns " + columns.size() + " columns (" + String.join(", ",
           columns.fieldNames()) + "); it must return one: the next snapshot's version");
     }
@@ -46,7 +46,7 @@ record SqlSnapshotSource(SqlFlowQuery snapshot, SqlFlowQuery version) implements
     try {
       return snapshotQuery(resolution, null, type);
     } catch (GraphException e) {
-      throw new GraphException(ErrorClass.SNAPSHOT_NONE, snapshot.origin(), "flow '" + resolution.flow().name()
+      throw new GraphException(ErrorClass.SNAPSHOT_NONE, snapshot.origin().lineOnly(), "flow '" + resolution.flow().name()
           + "': its WITH VERSION query finds no snapshot yet, and its snapshot query cannot be analysed without a"
           + " version: " + e.getMessage(), e);
     }
@@ -60,7 +60,7 @@ record SqlSnapshotSource(SqlFlowQuery snapshot, SqlFlowQuery version) implements
       return Optional.empty();
     }
     if (rows.size() > 1) {
-      throw new SluiceException(ErrorClass.SNAPSHOT_VERSION_QUERY, version.origin(), "the WITH VERSION query of flow '"
+      throw new SluiceException(ErrorClass.SNAPSHOT_VERSION_QUERY, version.origin().lineOnly(), "the WITH VERSION query of flow '"
           + resolution.flow().name() + "' returned more than one row after version " + last.orElse("(none)")
           + "; it must return the next version alone, e.g. with ORDER BY ... LIMIT 1");
     }

@@ -165,7 +165,7 @@ public final class PipelineUpdate {
       ResolvedFlow flow, DatasetDefinition target, FlowState state, FlowMetrics metrics, Instant start, Throwable error) {
     FlowMetrics figures = metrics == null ? new FlowMetrics() : metrics;
     return new FlowOutcome(flow.name().name(), target.name().name(), target.type().toString(), state,
-        figures.batches(), figures.rowsWritten(), figures.rowsDropped(), figures.kindMetrics(), figures.expectationFailures(),
+        figures.batches(), figures.rowsWritten(), figures.rowsDropped(), figures.rowsRescued(), figures.kindMetrics(), figures.expectationFailures(),
         Duration.between(start, Instant.now()),
         Optional.ofNullable(error));
   }

@@ -28,7 +28,7 @@ class FirstHourTest {
 
   @Test
   void everyCommandAnswersHelpWithoutCheckingItsArguments() {
-    for (String command : List.of("init", "run", "dry-run", "query", "events")) {
+    for (String command : List.of("init", "run", "dry-run", "query", "events", "graph", "report")) {
       CommandResult help = IN_PROCESS.execute(command, "--help");
       assertEquals(0, help.exit(), help::toString);
       assertTrue(help.stdout().contains("Usage: sluice " + command), help::toString);
@@ -42,7 +42,7 @@ class FirstHourTest {
     CommandResult none = IN_PROCESS.execute();
     assertEquals(2, none.exit(), none::toString);
     assertEquals(1, none.errorLines().size(), none::toString);
-    assertTrue(none.stderr().contains("name a command: init, run, dry-run, query, events"), none::toString);
+    assertTrue(none.stderr().startsWith("error: name a command: init, run, dry-run, query, events, graph, report"), none::toString);
 
     CommandResult unknown = IN_PROCESS.execute("run", "--nope");
     assertEquals(2, unknown.exit(), unknown::toString);
@@ -157,5 +157,53 @@ class FirstHourTest {
     CommandResult run = IN_PROCESS.failsCleanly(dir, "run");
     assertTrue(run.stderr().contains("[TABLE_OR_VIEW_NOT_FOUND]") && run.stderr().contains("sluice samples " + dir), run::toString);
     assertFalse(Files.exists(dir.resolve(".sluice/checkpoints")));
+  }
+
+  @Test
+  void fieldsThatDoNotParseAreRescuedAndCounted() {
+    new TestPipeline(dir)
+        .write("landing/a.json", String.join("\n",
+            "{\"id\": 1, \"amount\": 5, \"price\": 1.50, \"at\": \"2026-01-02T03:04:05Z\"}",
+            "{\"id\": 2, \"amount\": \"five\", \"price\": 2.00, \"at\": \"2026-01-02T03:04:05Z\"}",
+            "{\"id\": 3, \"amount\": 7, \"price\": \"cheap\", \"at\": \"yesterday\"}",
+            "{\"id\": 4, \"amount\": 8, \"pri") + "\n")
+        .write("landing/b.csv", "id,amount\n10,1\n11,x\n")
+        .write("transformations/t.sql", """
+            CREATE STREAMING TABLE raw AS SELECT * FROM STREAM read_files('landing/*.json', format => 'json',
+              schema => 'id INT, amount INT, price DECIMAL(5,2), at TIMESTAMP');
+            CREATE STREAMING TABLE clean (CONSTRAINT parsed EXPECT (_rescued_data IS NULL) ON VIOLATION DROP ROW)
+              AS SELECT * FROM STREAM(raw);
+            CREATE MATERIALIZED VIEW csv AS SELECT * FROM read_files('landing/*.csv', format => 'csv', header => 'true',
+              schema => 'id INT, amount INT');
+            CREATE MATERIALIZED VIEW csv_plain AS SELECT * FROM read_files('landing/*.csv', format => 'csv', header => 'true',
+              schema => 'id INT, amount INT', rescuedDataColumn => '');
+            """);
+    CommandResult run = IN_PROCESS.ok(dir, "run");
+    // Every flow whose input has the column counts its rows: raw, clean (which drops them), csv.
+    assertEquals(List.of(3L, 3L, 1L), run.stdout().lines().filter(l -> l.startsWith("    rows with rescued data (input that did not parse, in _rescued_data): "))
+        .map(l -> Long.parseLong(l.substring(l.lastIndexOf(' ') + 1))).toList(), run::toString);
+
+    List<String> raw = IN_PROCESS.query(dir, "SELECT id, amount, price, at IS NULL AS no_time, "
+        + "to_json(map_filter(from_json(_rescued_data, 'map<string,string>'), (k, v) -> k != '_file_path')) AS rescued, "
+        + "from_json(_rescued_data, 'map<string,string>')['_file_path'] LIKE 'file:%/landing/a.json' AS has_file "
+        + "FROM raw ORDER BY id NULLS LAST").stream()
+        .map(r -> r.get("id").asText() + "|" + r.get("amount").asText() + "|" + r.get("price").asText() + "|"
+            + r.get("no_time").asText() + "|" + r.get("rescued").asText() + "|" + r.get("has_file").asText())
+        .toList();
+    assertEquals(List.of(
+        "1|5|1.5|false|null|null",
+        "2|null|2|false|{\"amount\":\"five\"}|true",
+        "3|7|null|true|{\"price\":\"cheap\",\"at\":\"yesterday\"}|true",
+        "null|null|null|true|{\"_corrupt_record\":\"{\\\"id\\\": 4, \\\"amount\\\": 8, \\\"pri\"}|true"), raw);
+    assertEquals(List.of("1"), IN_PROCESS.query(dir, "SELECT id FROM clean").stream().map(r -> r.get("id").asText()).toList(),
+        "an expectation on _rescued_data keeps what did not parse out of the silver table");
+    assertEquals(List.of("10|1|null", "11|null|{\"_corrupt_record\":\"11,x\"}"),
+        IN_PROCESS.query(dir, "SELECT id, amount, map_filter(from_json(_rescued_data, 'map<string,string>'), (k, v) -> k != '_file_path') AS r FROM csv ORDER BY id")
+            .stream().map(r -> r.get("id").asText() + "|" + r.get("amount").asText() + "|" + (r.get("r").isNull() ? "null" : r.get("r").toString())).toList());
+    assertEquals(List.of("id", "amount"), IN_PROCESS.query(dir, "SELECT * FROM csv_plain LIMIT 1").get(0).properties().stream()
+        .map(java.util.Map.Entry::getKey).toList(), "rescuedDataColumn => '' reads without it");
+
+    CommandResult events = IN_PROCESS.ok(dir, "events");
+    assertTrue(events.stdout().lines().anyMatch(l -> l.equals("    rows with rescued data: 3")), events::toString);
   }
 }

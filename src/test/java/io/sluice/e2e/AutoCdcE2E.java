@@ -57,7 +57,7 @@ class AutoCdcE2E {
     PipelineFolder pipeline = PipelineFolder.create(dir, "crash_cdc")
         .sql("cdc.sql", """
             CREATE TEMPORARY VIEW changes
-            AS SELECT * FROM STREAM read_files('landing', format => 'json',
+            AS SELECT * EXCEPT (_rescued_data) FROM STREAM read_files('landing', format => 'json',
               schema => 'k INT, a STRING, b INT, op STRING, seq INT', maxFilesPerTrigger => '1');
 
             CREATE STREAMING TABLE scd1;

@@ -114,7 +114,7 @@ class CrashRecoveryE2E {
         .sql("latest.sql", """
             CREATE STREAMING TABLE latest
             FLOW REPLACE USING (k) SEQUENCE BY seq BY NAME
-            SELECT * FROM STREAM read_files('landing', format => 'json',
+            SELECT * EXCEPT (_rescued_data) FROM STREAM read_files('landing', format => 'json',
               schema => 'k INT, seq INT, tag INT', maxFilesPerTrigger => '1');
             """);
     int files = 10;

@@ -35,17 +35,17 @@ class PipelineUpdateTest {
             CREATE MATERIALIZED VIEW counts AS SELECT v, count(*) AS n FROM raw GROUP BY v;
             """);
     assertTrue(p.run().succeeded());
-    assertEquals(List.of("[1,x]", "[2,y]"), p.rows("SELECT * FROM raw"));
+    assertEquals(List.of("[1,x]", "[2,y]"), p.rows("SELECT id, v FROM raw"));
 
     p.write("landing/b.json", "{\"id\": 3, \"v\": \"x\"}\n");
     UpdateResult second = p.run();
     assertEquals(1, outcome(second, "raw").rowsWritten(), "only the new file is read");
-    assertEquals(List.of("[1,x]", "[2,y]", "[3,x]"), p.rows("SELECT * FROM raw"));
+    assertEquals(List.of("[1,x]", "[2,y]", "[3,x]"), p.rows("SELECT id, v FROM raw"));
     assertEquals(List.of("[x,2]", "[y,1]"), p.rows("SELECT * FROM counts"));
 
     UpdateResult idle = p.run();
     assertEquals(0, outcome(idle, "raw").batches(), "no new input, no batch");
-    assertEquals(List.of("[1,x]", "[2,y]", "[3,x]"), p.rows("SELECT * FROM raw"));
+    assertEquals(List.of("[1,x]", "[2,y]", "[3,x]"), p.rows("SELECT id, v FROM raw"));
   }
 
   @Test
@@ -80,7 +80,7 @@ class PipelineUpdateTest {
             """);
     UpdateResult result = p.run();
     assertTrue(result.succeeded());
-    assertEquals(List.of("[1,x]", "[3,null]"), p.rows("SELECT * FROM clean"));
+    assertEquals(List.of("[1,x]", "[3,null]"), p.rows("SELECT id, v FROM clean"));
     assertEquals(1, outcome(result, "clean").rowsDropped());
 
     List<String> quality = p.spark().read().format("delta").load(p.root().resolve(".sluice/system/event_log").toString())
@@ -88,7 +88,7 @@ class PipelineUpdateTest {
         .selectExpr("get_json_object(details, '$.data_quality')")
         .collectAsList().stream().map(r -> r.getString(0)).collect(Collectors.toList());
     assertEquals(1, quality.size());
-    assertEquals("{\"dropped_records\":1,\"expectations\":["
+    assertEquals("{\"dropped_records\":1,\"rescued_records\":0,\"expectations\":["
         + "{\"name\":\"positive\",\"dataset\":\"clean\",\"passed_records\":2,\"failed_records\":1},"
         + "{\"name\":\"has_v\",\"dataset\":\"clean\",\"passed_records\":2,\"failed_records\":1}]}", quality.get(0));
   }
@@ -124,24 +124,24 @@ class PipelineUpdateTest {
             CREATE STREAMING TABLE derived AS SELECT * FROM STREAM(kept);
             """);
     assertTrue(p.run().succeeded());
-    p.spark().sql("INSERT INTO " + p.database() + ".kept VALUES (99, 'manual')");
-    p.spark().sql("INSERT INTO " + p.database() + ".derived VALUES (100, 'stray')");
+    p.spark().sql("INSERT INTO " + p.database() + ".kept (id, v) VALUES (99, 'manual')");
+    p.spark().sql("INSERT INTO " + p.database() + ".derived (id, v) VALUES (100, 'stray')");
 
     UpdateResult refreshed = p.run(new UpdateOptions(false, List.of("derived"), List.of()));
     assertEquals(FlowState.EXCLUDED, outcome(refreshed, "kept").state());
-    assertEquals(List.of("[1,x]", "[99,manual]"), p.rows("SELECT * FROM derived"), "cleared, then all of kept read again");
+    assertEquals(List.of("[1,x]", "[99,manual]"), p.rows("SELECT id, v FROM derived"), "cleared, then all of kept read again");
 
     SluiceException refused = assertThrows(SluiceException.class,
         () -> p.run(new UpdateOptions(false, List.of("kept"), List.of())));
     assertEquals("RESET_NOT_ALLOWED", refused.errorClass());
 
-    p.spark().sql("INSERT INTO " + p.database() + ".derived VALUES (100, 'stray')");
+    p.spark().sql("INSERT INTO " + p.database() + ".derived (id, v) VALUES (100, 'stray')");
     UpdateResult all = p.run(new UpdateOptions(true, List.of(), List.of()));
     assertTrue(all.succeeded());
     assertEquals(1, all.warnings().size());
     assertTrue(all.warnings().get(0).contains("kept"));
-    assertEquals(List.of("[1,x]", "[99,manual]"), p.rows("SELECT * FROM kept"), "a table that may not be reset keeps its rows");
-    assertEquals(List.of("[1,x]", "[99,manual]"), p.rows("SELECT * FROM derived"));
+    assertEquals(List.of("[1,x]", "[99,manual]"), p.rows("SELECT id, v FROM kept"), "a table that may not be reset keeps its rows");
+    assertEquals(List.of("[1,x]", "[99,manual]"), p.rows("SELECT id, v FROM derived"));
   }
 
   @Test
@@ -156,7 +156,7 @@ class PipelineUpdateTest {
     assertTrue(refused.getMessage().contains("--full-refresh raw,clean"), refused.getMessage());
 
     assertTrue(p.run(new UpdateOptions(false, List.of("raw", "clean"), List.of())).succeeded());
-    assertEquals(List.of("[1,x]"), p.rows("SELECT * FROM clean"));
+    assertEquals(List.of("[1,x]"), p.rows("SELECT id, v FROM clean"));
   }
 
   @Test
@@ -167,7 +167,7 @@ class PipelineUpdateTest {
     p.libraries("- glob: {include: transformations/*.sql}", "- class: " + JavaDefinitions.class.getName());
     UpdateResult result = p.run();
     assertTrue(result.succeeded(), () -> result.flows().toString());
-    assertEquals(List.of("[2,y]"), p.rows("SELECT * FROM java_even"));
+    assertEquals(List.of("[2,y]"), p.rows("SELECT id, v FROM java_even"));
     assertEquals(List.of("[x,1]", "[y,1]"), p.rows("SELECT * FROM java_counts"));
   }
 
@@ -187,7 +187,7 @@ class PipelineUpdateTest {
     p.libraries("- glob: {include: transformations/*.sql}", "- glob: {include: lib/*.jar}", "- class: example.FromJar");
     UpdateResult result = p.run();
     assertTrue(result.succeeded(), () -> result.flows().toString());
-    assertEquals(List.of("[2,y]"), p.rows("SELECT * FROM from_jar"));
+    assertEquals(List.of("[2,y]"), p.rows("SELECT id, v FROM from_jar"));
   }
 
   static FlowOutcome outcome(UpdateResult result, String flow) {

@@ -46,7 +46,7 @@ class SnapshotCdcTest {
         CREATE FLOW %1$s_flow AS AUTO CDC INTO %1$s
         FROM SNAPSHOT (
           SELECT * FROM read_files(format_string('snapshots/%%d.json', current_snapshot_version()),
-                                   schema => 'id INT, name STRING, city STRING'))
+                                   schema => 'id INT, name STRING, city STRING', mode => 'FAILFAST'))
         WITH VERSION (%2$s)
         KEYS (id) %3$s;
         """.formatted(table, versionQuery, clauses);

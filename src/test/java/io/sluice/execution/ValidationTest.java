@@ -368,7 +368,7 @@ class ValidationTest {
         .sql(CDC_SOURCE + """
             CREATE STREAMING TABLE t (id INT NOT NULL, v STRING, __START_AT INT, __END_AT INT);
             CREATE FLOW f AS AUTO CDC INTO t FROM STREAM(src) KEYS (id) APPLY AS DELETE WHEN op = 'D'
-              SEQUENCE BY seq COLUMNS * EXCEPT (seq, op) STORED AS SCD TYPE 2;
+              SEQUENCE BY seq COLUMNS * EXCEPT (seq, op, _rescued_data) STORED AS SCD TYPE 2;
             """);
     UpdateResult result = p.run();
     assertTrue(result.succeeded(), () -> result.flows().toString());

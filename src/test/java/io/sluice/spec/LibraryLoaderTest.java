@@ -113,7 +113,7 @@ class LibraryLoaderTest {
     assertEquals(Origin.of("transformations/sub/orders.sql", 3), orders.origin());
     SqlFlowQuery query = (SqlFlowQuery) graph.flows().get(0).query();
     assertEquals("SELECT 1 AS x", query.text());
-    assertEquals(Origin.of("transformations/sub/orders.sql", 4), query.origin());
+    assertEquals(Origin.of("transformations/sub/orders.sql", 4, 4), query.origin(), "where the query's text starts");
     assertEquals(dir.toAbsolutePath().normalize(), query.baseDir());
   }
 
@@ -179,7 +179,7 @@ class LibraryLoaderTest {
     SluiceException e = loadFails("libraries:\n  - glob:\n      include: transformations/*.sql\n");
 
     assertEquals("SQL_SYNTAX_ERROR", e.errorClass());
-    assertEquals(Origin.of("transformations/bad.sql", 3), e.origin());
+    assertEquals(Origin.of("transformations/bad.sql", 3, 8), e.origin());
   }
 
   @Test
@@ -277,7 +277,8 @@ class LibraryLoaderTest {
     assertEquals(DatasetType.STREAMING_TABLE, graph.dataset(name("orders_raw")).orElseThrow().type());
     assertEquals(3, graph.dataset(name("orders_clean")).orElseThrow().expectations().size());
     assertEquals(DatasetType.MATERIALIZED_VIEW, graph.dataset(name("customer_revenue")).orElseThrow().type());
-    assertEquals(Origin.of("transformations/orders.sql", 2), graph.dataset(name("orders_raw")).orElseThrow().origin());
+    assertEquals(Origin.of("transformations/orders.sql", 3), graph.dataset(name("orders_raw")).orElseThrow().origin());
+    assertEquals(1, graph.dataset(name("orders_raw")).orElseThrow().expectations().size(), "parsed: _rescued_data IS NULL");
     GraphValidator.validateStructure(graph);
   }
 

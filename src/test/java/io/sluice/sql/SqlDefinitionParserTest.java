@@ -70,6 +70,11 @@ class SqlDefinitionParserTest {
     return Origin.of(FILE, line);
   }
 
+  /** The file and line of an origin: queries and syntax errors also have a column, checked where it matters. */
+  private static Origin lineOf(Origin origin) {
+    return Origin.of(origin.source(), origin.line());
+  }
+
   // ---------------------------------------------------------------- statement forms
 
   @Test
@@ -92,7 +97,7 @@ class SqlDefinitionParserTest {
 
     DatasetDefinition orders = dataset(graph, "orders");
     assertEquals(DatasetType.STREAMING_TABLE, orders.type());
-    assertEquals(at(2), orders.origin());
+    assertEquals(at(2), lineOf(orders.origin()));
     assertEquals(Optional.of("id BIGINT NOT NULL, amount DECIMAL(10,2) COMMENT 'net, in EUR', customer STRING"),
         orders.declaredSchema());
     assertEquals(List.of(
@@ -110,11 +115,11 @@ class SqlDefinitionParserTest {
     FlowDefinition flow = flow(graph, "orders");
     assertTrue(flow.implicit());
     assertEquals(name("orders"), flow.target());
-    assertEquals(at(2), flow.origin());
+    assertEquals(at(2), lineOf(flow.origin()));
     assertEquals(Map.of(), flow.sqlConf());
     SqlFlowQuery query = query(flow);
     assertEquals("SELECT * FROM STREAM(raw_orders)", query.text());
-    assertEquals(at(13), query.origin());
+    assertEquals(at(13), lineOf(query.origin()));
     assertEquals("spark_catalog", query.catalog());
     assertEquals("default", query.database());
     assertEquals(BASE, query.baseDir());
@@ -167,12 +172,12 @@ class SqlDefinitionParserTest {
 
     DatasetDefinition totals = dataset(graph, "totals");
     assertEquals(DatasetType.MATERIALIZED_VIEW, totals.type());
-    assertEquals(at(1), totals.origin());
+    assertEquals(at(1), lineOf(totals.origin()));
     assertEquals("SELECT customer, sum(amount) AS total FROM orders GROUP BY customer", query(flow(graph, "totals")).text());
 
     DatasetDefinition checked = dataset(graph, "checked");
     assertEquals(DatasetType.MATERIALIZED_VIEW, checked.type());
-    assertEquals(at(2), checked.origin());
+    assertEquals(at(2), lineOf(checked.origin()));
     assertEquals(Optional.of("customer STRING, total DECIMAL(20,2)"), checked.declaredSchema());
     assertEquals(List.of(new Expectation("non_negative", "total >= 0", ViolationAction.DROP, at(5))),
         checked.expectations());
@@ -180,7 +185,7 @@ class SqlDefinitionParserTest {
     FlowDefinition flow = flow(graph, "checked");
     assertTrue(flow.implicit());
     assertEquals("SELECT * FROM totals", query(flow).text());
-    assertEquals(at(7), query(flow).origin());
+    assertEquals(at(7), lineOf(query(flow).origin()));
   }
 
   @Test
@@ -195,7 +200,7 @@ class SqlDefinitionParserTest {
 
     DatasetDefinition recent = dataset(graph, "recent");
     assertEquals(DatasetType.TEMPORARY_VIEW, recent.type());
-    assertEquals(at(1), recent.origin());
+    assertEquals(at(1), lineOf(recent.origin()));
     FlowDefinition recentFlow = flow(graph, "recent");
     assertTrue(recentFlow.implicit());
     assertEquals(name("recent"), recentFlow.target());
@@ -203,10 +208,10 @@ class SqlDefinitionParserTest {
 
     DatasetDefinition report = dataset(graph, "report");
     assertEquals(DatasetType.PERSISTED_VIEW, report.type());
-    assertEquals(at(2), report.origin());
+    assertEquals(at(2), lineOf(report.origin()));
     assertEquals(Optional.of("for the dashboard"), report.comment());
     assertEquals("SELECT count(*) AS n FROM recent", query(flow(graph, "report")).text());
-    assertEquals(at(4), query(flow(graph, "report")).origin());
+    assertEquals(at(4), lineOf(query(flow(graph, "report")).origin()));
 
     assertEquals(DatasetType.TEMPORARY_VIEW, dataset(graph, "again").type());
     assertEquals(3, graph.flows().size());
@@ -226,14 +231,14 @@ class SqlDefinitionParserTest {
     FlowDefinition eu = flow(graph, "from_eu");
     assertFalse(eu.implicit());
     assertEquals(name("all_orders"), eu.target());
-    assertEquals(at(3), eu.origin());
+    assertEquals(at(3), lineOf(eu.origin()));
     assertEquals("SELECT * FROM STREAM(eu_orders)", query(eu).text());
-    assertEquals(at(5), query(eu).origin());
+    assertEquals(at(5), lineOf(query(eu).origin()));
 
     FlowDefinition us = flow(graph, "from_us");
     assertFalse(us.implicit());
     assertEquals(name("all_orders"), us.target());
-    assertEquals(at(6), us.origin());
+    assertEquals(at(6), lineOf(us.origin()));
     assertEquals(List.of(eu, us), graph.flowsInto(name("all_orders")));
   }
 
@@ -249,7 +254,7 @@ class SqlDefinitionParserTest {
     SluiceException e = fails("CREATE STREAMING TABLE t;\nCREATE FLOW f AS INSERT INTO t\nSELECT * FROM STREAM(s)");
 
     assertEquals("BY_NAME_REQUIRED", e.errorClass());
-    assertEquals(at(2), e.origin());
+    assertEquals(at(2), lineOf(e.origin()));
     assertTrue(e.getMessage().contains("BY NAME"), e.getMessage());
   }
 
@@ -331,7 +336,7 @@ class SqlDefinitionParserTest {
     SluiceException e = fails("CREATE MATERIALIZED VIEW m AS SELECT 1;\nSET;");
 
     assertEquals("INVALID_SET", e.errorClass());
-    assertEquals(at(2), e.origin());
+    assertEquals(at(2), lineOf(e.origin()));
   }
 
   @Test
@@ -403,7 +408,7 @@ class SqlDefinitionParserTest {
     SluiceException e = fails("\nCREATE MATERIALIZED VIEW a.b.c.d AS SELECT 1");
 
     assertEquals("INVALID_NAME", e.errorClass());
-    assertEquals(at(2), e.origin());
+    assertEquals(at(2), lineOf(e.origin()));
   }
 
   // ---------------------------------------------------------------- lexical details
@@ -424,14 +429,14 @@ class SqlDefinitionParserTest {
         """);
 
     assertEquals(2, graph.datasets().size());
-    assertEquals(at(3), dataset(graph, "m").origin());
+    assertEquals(at(3), lineOf(dataset(graph, "m").origin()));
     assertEquals("""
         SELECT id, -- the key; a comment
                'a;b' AS s, "c;d" AS t, 'it\\'s; fine' AS u /* inline; comment */
           FROM src
           WHERE `odd;name` = ';'""", query(flow(graph, "m")).text());
-    assertEquals(at(4), query(flow(graph, "m")).origin());
-    assertEquals(at(10), dataset(graph, "n").origin());
+    assertEquals(at(4), lineOf(query(flow(graph, "m")).origin()));
+    assertEquals(at(10), lineOf(dataset(graph, "n").origin()));
     assertEquals("SELECT 2", query(flow(graph, "n")).text());
   }
 
@@ -447,18 +452,18 @@ class SqlDefinitionParserTest {
 
     SqlFlowQuery query = query(flow(graph, "m"));
     assertEquals("WITH x AS (SELECT 1 AS a)\n  SELECT a FROM x", query.text());
-    assertEquals(at(4), query.origin());
-    assertEquals(at(1), dataset(graph, "m").origin());
+    assertEquals(at(4), lineOf(query.origin()));
+    assertEquals(at(1), lineOf(dataset(graph, "m").origin()));
   }
 
   @Test
   void windowsLineEndings() {
     DataflowGraph graph = parse("CREATE MATERIALIZED VIEW a\r\nAS SELECT 1\r\nFROM x;\r\n\r\nCREATE MATERIALIZED VIEW b AS SELECT 2");
 
-    assertEquals(at(1), dataset(graph, "a").origin());
+    assertEquals(at(1), lineOf(dataset(graph, "a").origin()));
     assertEquals("SELECT 1\r\nFROM x", query(flow(graph, "a")).text());
-    assertEquals(at(2), query(flow(graph, "a")).origin());
-    assertEquals(at(5), dataset(graph, "b").origin());
+    assertEquals(at(2), lineOf(query(flow(graph, "a")).origin()));
+    assertEquals(at(5), lineOf(dataset(graph, "b").origin()));
   }
 
   @Test
@@ -590,7 +595,7 @@ class SqlDefinitionParserTest {
     DataflowGraph graph = parse(";CREATE MATERIALIZED VIEW a AS SELECT 1;;\n;CREATE MATERIALIZED VIEW b AS SELECT 2;;");
 
     assertEquals(2, graph.datasets().size());
-    assertEquals(at(2), dataset(graph, "b").origin());
+    assertEquals(at(2), lineOf(dataset(graph, "b").origin()));
   }
 
   @Test
@@ -614,7 +619,7 @@ class SqlDefinitionParserTest {
         """);
 
     assertEquals(List.of(name("current")), List.copyOf(graph.datasets().keySet()));
-    assertEquals(at(5), dataset(graph, "current").origin());
+    assertEquals(at(5), lineOf(dataset(graph, "current").origin()));
   }
 
   // ---------------------------------------------------------------- errors
@@ -632,8 +637,8 @@ class SqlDefinitionParserTest {
         """);
 
     assertEquals("SQL_SYNTAX_ERROR", e.errorClass());
-    assertEquals(at(7), e.origin());
-    assertTrue(e.userMessage().startsWith(FILE + ":7: "), e.userMessage());
+    assertEquals(Origin.of(FILE, 7, 18), e.origin(), "the column of TABEL");
+    assertTrue(e.userMessage().startsWith(FILE + ":7:18: "), e.userMessage());
     assertTrue(e.userMessage().contains("TABEL"), e.userMessage());
     assertTrue(e.userMessage().endsWith("[SQL_SYNTAX_ERROR]"), e.userMessage());
   }
@@ -651,7 +656,7 @@ class SqlDefinitionParserTest {
         """);
 
     assertEquals("SQL_SYNTAX_ERROR", e.errorClass());
-    assertEquals(at(7), e.origin());
+    assertEquals(at(7), lineOf(e.origin()));
   }
 
   @Test
@@ -668,7 +673,7 @@ class SqlDefinitionParserTest {
         """);
 
     assertEquals("SQL_SYNTAX_ERROR", e.errorClass());
-    assertEquals(at(7), e.origin());
+    assertEquals(Origin.of(FILE, 7, 23), e.origin(), "the column of ROWS");
   }
 
   @Test
@@ -676,7 +681,7 @@ class SqlDefinitionParserTest {
     SluiceException e = fails("CREATE STREAMING TABLE t (\n  id INT,\n  CONSTRAINT ok EXPECT id > 0\n)");
 
     assertEquals("SQL_SYNTAX_ERROR", e.errorClass());
-    assertEquals(at(3), e.origin());
+    assertEquals(at(3), lineOf(e.origin()));
   }
 
   @Test
@@ -684,7 +689,7 @@ class SqlDefinitionParserTest {
     SluiceException e = fails("CREATE STREAMING TABLE t\nCOMMENT 'x'\nPARTITIONED (id)\nAS SELECT * FROM STREAM(s)");
 
     assertEquals("SQL_SYNTAX_ERROR", e.errorClass());
-    assertEquals(at(3), e.origin());
+    assertEquals(at(3), lineOf(e.origin()));
   }
 
   @Test
@@ -692,7 +697,7 @@ class SqlDefinitionParserTest {
     SluiceException e = fails("CREATE MATERIALIZED VIEW m\nSELECT 1");
 
     assertEquals("SQL_SYNTAX_ERROR", e.errorClass());
-    assertEquals(at(2), e.origin());
+    assertEquals(at(2), lineOf(e.origin()));
   }
 
   @Test
@@ -700,7 +705,7 @@ class SqlDefinitionParserTest {
     SluiceException e = fails("CREATE TEMPORARY VIEW v;");
 
     assertEquals("SQL_SYNTAX_ERROR", e.errorClass());
-    assertEquals(at(1), e.origin());
+    assertEquals(at(1), lineOf(e.origin()));
   }
 
   @Test
@@ -712,7 +717,7 @@ class SqlDefinitionParserTest {
         """);
 
     assertEquals("DUPLICATE_DATASET", e.errorClass());
-    assertEquals(at(3), e.origin());
+    assertEquals(at(3), lineOf(e.origin()));
     assertTrue(e.getMessage().contains(FILE + ":1"), e.getMessage());
   }
 
@@ -721,7 +726,7 @@ class SqlDefinitionParserTest {
     SluiceException e = fails("CREATE TEMPORARY VIEW v AS SELECT 1;\nCREATE VIEW default.v AS SELECT 1;");
 
     assertEquals("DUPLICATE_DATASET", e.errorClass());
-    assertEquals(at(2), e.origin());
+    assertEquals(at(2), lineOf(e.origin()));
   }
 
   @Test
@@ -751,7 +756,7 @@ class SqlDefinitionParserTest {
         """);
 
     assertEquals("DUPLICATE_FLOW", e.errorClass());
-    assertEquals(at(3), e.origin());
+    assertEquals(at(3), lineOf(e.origin()));
   }
 
   @Test
@@ -760,7 +765,7 @@ class SqlDefinitionParserTest {
         + "CREATE FLOW t AS INSERT INTO t BY NAME SELECT * FROM STREAM(b);");
 
     assertEquals("DUPLICATE_FLOW", e.errorClass());
-    assertEquals(at(2), e.origin());
+    assertEquals(at(2), lineOf(e.origin()));
   }
 
   @Test
@@ -774,7 +779,7 @@ class SqlDefinitionParserTest {
         """);
 
     assertEquals("DUPLICATE_CLAUSE", e.errorClass());
-    assertEquals(at(4), e.origin());
+    assertEquals(at(4), lineOf(e.origin()));
     assertTrue(e.getMessage().contains("COMMENT"), e.getMessage());
   }
 
@@ -783,7 +788,7 @@ class SqlDefinitionParserTest {
     SluiceException e = fails("CREATE MATERIALIZED VIEW m\n  PARTITIONED BY (a)\n  partitioned by (b)\nAS SELECT 1 AS a, 2 AS b");
 
     assertEquals("DUPLICATE_CLAUSE", e.errorClass());
-    assertEquals(at(3), e.origin());
+    assertEquals(at(3), lineOf(e.origin()));
   }
 
   @Test
@@ -832,10 +837,10 @@ class SqlDefinitionParserTest {
     FlowDefinition f1 = flow(graph, "f1");
     assertEquals(name("t1"), f1.target());
     assertFalse(f1.implicit());
-    assertEquals(at(2), f1.origin());
+    assertEquals(at(2), lineOf(f1.origin()));
     assertEquals("SELECT * FROM STREAM(src)", query(f1).text());
-    assertEquals(at(3), query(f1).origin());
-    assertEquals(at(11), flow(graph, "f2").origin());
+    assertEquals(at(3), lineOf(query(f1).origin()));
+    assertEquals(at(11), lineOf(flow(graph, "f2").origin()));
   }
 
   @Test
@@ -915,7 +920,7 @@ class SqlDefinitionParserTest {
           KEYS (other);
         """);
     assertEquals("DUPLICATE_CLAUSE", keys.errorClass());
-    assertEquals(at(4), keys.origin());
+    assertEquals(at(4), lineOf(keys.origin()));
     assertTrue(keys.getMessage().startsWith("KEYS is given twice"), keys.getMessage());
 
     SluiceException columns = fails("""
@@ -924,7 +929,7 @@ class SqlDefinitionParserTest {
           COLUMNS * EXCEPT (b);
         """);
     assertEquals("DUPLICATE_CLAUSE", columns.errorClass());
-    assertEquals(at(3), columns.origin());
+    assertEquals(at(3), lineOf(columns.origin()));
     assertTrue(columns.getMessage().startsWith("COLUMNS is given twice"), columns.getMessage());
 
     Map<String, String> clauses = Map.of(
@@ -936,7 +941,7 @@ class SqlDefinitionParserTest {
       SluiceException e = fails("CREATE FLOW h AS AUTO CDC INTO t FROM STREAM(s) KEYS (id) SEQUENCE BY ts\n"
           + "APPLY AS DELETE WHEN a IGNORE NULL UPDATES STORED AS SCD TYPE 1\n" + twice);
       assertEquals("DUPLICATE_CLAUSE", e.errorClass(), twice);
-      assertEquals(at(3), e.origin(), twice);
+      assertEquals(at(3), lineOf(e.origin()), twice);
       assertTrue(e.getMessage().startsWith(clause + " is given twice for flow 'h'"), e.getMessage());
     });
   }
@@ -945,19 +950,19 @@ class SqlDefinitionParserTest {
   void autoCdcWithoutKeys() {
     SluiceException none = fails("\nCREATE FLOW f AS AUTO CDC INTO t\nFROM STREAM(s)\nSEQUENCE BY ts");
     assertEquals("AUTO_CDC_WITHOUT_KEYS", none.errorClass());
-    assertEquals(at(2), none.origin());
+    assertEquals(at(2), lineOf(none.origin()));
     assertTrue(none.getMessage().startsWith("AUTO CDC flow 'f' names no key column"), none.getMessage());
 
     SluiceException empty = fails("CREATE FLOW g AS AUTO CDC INTO t FROM STREAM(s) KEYS () SEQUENCE BY ts");
     assertEquals("AUTO_CDC_WITHOUT_KEYS", empty.errorClass());
-    assertEquals(at(1), empty.origin());
+    assertEquals(at(1), lineOf(empty.origin()));
   }
 
   @Test
   void autoCdcWithoutSequence() {
     SluiceException e = fails("CREATE STREAMING TABLE x AS SELECT 1;\nCREATE FLOW f AS AUTO CDC INTO t FROM STREAM(s) KEYS (id)");
     assertEquals("AUTO_CDC_WITHOUT_SEQUENCE", e.errorClass());
-    assertEquals(at(2), e.origin());
+    assertEquals(at(2), lineOf(e.origin()));
     assertTrue(e.getMessage().contains("SEQUENCE BY"), e.getMessage());
   }
 
@@ -965,7 +970,7 @@ class SqlDefinitionParserTest {
   void autoCdcScdTypeIsOneOrTwo() {
     SluiceException three = fails("CREATE FLOW f AS AUTO CDC INTO t FROM STREAM(s) KEYS (id) SEQUENCE BY ts\n  STORED AS SCD TYPE 3");
     assertEquals("AUTO_CDC_INVALID_SCD_TYPE", three.errorClass());
-    assertEquals(at(2), three.origin());
+    assertEquals(at(2), lineOf(three.origin()));
     assertTrue(three.getMessage().contains("not 3"), three.getMessage());
     assertEquals("AUTO_CDC_INVALID_SCD_TYPE",
         fails("CREATE FLOW g AS AUTO CDC INTO t FROM STREAM(s) KEYS (id) SEQUENCE BY ts STORED AS SCD TYPE two").errorClass());
@@ -979,7 +984,7 @@ class SqlDefinitionParserTest {
           STORED AS SCD TYPE 2;
         """);
     assertEquals("AUTO_CDC_TRUNCATE_WITH_SCD2", truncate.errorClass());
-    assertEquals(at(1), truncate.origin());
+    assertEquals(at(1), lineOf(truncate.origin()));
 
     SluiceException track = fails("""
 
@@ -987,7 +992,7 @@ class SqlDefinitionParserTest {
           TRACK HISTORY ON a;
         """);
     assertEquals("AUTO_CDC_TRACK_HISTORY_WITH_SCD1", track.errorClass());
-    assertEquals(at(2), track.origin());
+    assertEquals(at(2), lineOf(track.origin()));
     assertEquals(List.of(), registry.toGraph().flows(), "no flow is registered");
   }
 
@@ -1012,7 +1017,7 @@ class SqlDefinitionParserTest {
     assertEquals(ScdType.TYPE_2, query.scdType());
     assertEquals(ColumnSelection.only(List.of("name")), query.trackHistory());
     assertEquals("SELECT id, name FROM customers", query(flow(graph, "query")).text());
-    assertEquals(at(2), query(flow(graph, "query")).origin());
+    assertEquals(at(2), lineOf(query(flow(graph, "query")).origin()));
     FlowMode.AutoCdcFromSnapshot historical = (FlowMode.AutoCdcFromSnapshot) flow(graph, "historical").mode();
     assertTrue(historical.once());
     assertEquals(List.of("id", "day"), historical.keys());
@@ -1020,7 +1025,7 @@ class SqlDefinitionParserTest {
     assertEquals("SELECT * FROM read_files(current_snapshot_version())", versions.snapshot().text());
     assertEquals("SELECT max(path) FROM list_files('in') WHERE path > last_snapshot_version()",
         versions.version().text());
-    assertEquals(at(6), versions.version().origin());
+    assertEquals(at(6), lineOf(versions.version().origin()));
     assertTrue(flow(graph, "feed").mode() instanceof FlowMode.AutoCdc, "a change feed named snapshot stays one");
   }
 
@@ -1028,7 +1033,7 @@ class SqlDefinitionParserTest {
   void snapshotFlowsRefuseChangeFeedClauses() {
     SluiceException e = fails("CREATE FLOW f AS AUTO CDC INTO t\nFROM SNAPSHOT s KEYS (id) SEQUENCE BY ts");
     assertEquals("SNAPSHOT_CLAUSE", e.errorClass());
-    assertEquals(at(1), e.origin());
+    assertEquals(at(1), lineOf(e.origin()));
     assertTrue(e.getMessage().startsWith("AUTO CDC FROM SNAPSHOT flow 'f': SEQUENCE BY has no meaning"), e.getMessage());
     assertEquals("SNAPSHOT_CLAUSE",
         fails("CREATE FLOW g AS AUTO CDC INTO t FROM SNAPSHOT s KEYS (id) APPLY AS DELETE WHEN op = 'D'").errorClass());

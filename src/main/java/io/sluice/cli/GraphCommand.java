@@ -1,0 +1,69 @@
+package io.sluice.cli;
+
+import io.sluice.eventlog.UpdateHistory;
+import io.sluice.report.GraphFormat;
+import io.sluice.report.PipelineView;
+import io.sluice.spec.PipelineSpec;
+import io.sluice.update.PipelineUpdate;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Locale;
+import java.util.Optional;
+import org.apache.spark.sql.SparkSession;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+/** {@code sluice graph}: the pipeline's dataflow graph, with how the latest update left each dataset. */
+@Command(name = "graph", description = "Draw the pipeline's dataflow graph (sources, datasets, flows) with the latest update's figures.")
+final class GraphCommand extends FolderCommand {
+  @Option(names = "--format", paramLabel = "svg|dot|mermaid",
+      description = "svg (a picture), dot (Graphviz) or mermaid; default: from the --out file's extension, else svg.")
+  GraphFormat format;
+
+  @Option(names = "--out", paramLabel = "FILE", description = "Write to FILE instead of standard output.")
+  Path outFile;
+
+  @Override
+  int run(PipelineSpec spec, SparkSession spark) {
+    PipelineView view = view(spec, spark, UpdateHistory.recent(spark, spec.storage(), 1));
+    String text = format().write(view);
+    if (outFile == null) {
+      out().print(text);
+      out().flush();
+    } else {
+      write(outFile, text);
+      out().println("wrote " + outFile.toAbsolutePath().normalize());
+    }
+    return 0;
+  }
+
+  /** The pipeline's graph as its definitions make it now, with the figures of the latest of {@code updates}. */
+  static PipelineView view(PipelineSpec spec, SparkSession spark, List<UpdateHistory.UpdateRecord> updates) {
+    return PipelineView.of(spec.name(), spec.root(), PipelineUpdate.validate(spark, spec),
+        updates.isEmpty() ? Optional.empty() : Optional.of(updates.get(updates.size() - 1)));
+  }
+
+  static void write(Path file, String text) {
+    try {
+      Path parent = file.toAbsolutePath().getParent();
+      Files.createDirectories(parent);
+      Files.writeString(file, text);
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot write " + file, e);
+    }
+  }
+
+  private GraphFormat format() {
+    if (format != null) {
+      return format;
+    }
+    String name = outFile == null ? "" : outFile.getFileName().toString().toLowerCase(Locale.ROOT);
+    if (name.endsWith(".dot") || name.endsWith(".gv")) {
+      return GraphFormat.DOT;
+    }
+    return name.endsWith(".mmd") || name.endsWith(".mermaid") ? GraphFormat.MERMAID : GraphFormat.SVG;
+  }
+}

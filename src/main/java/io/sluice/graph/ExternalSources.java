@@ -1,0 +1,75 @@
+package io.sluice.graph;
+
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Set;
+import org.apache.spark.sql.Dataset;
+import org.apache.spark.sql.Row;
+import org.apache.spark.sql.catalyst.catalog.CatalogTable;
+import org.apache.spark.sql.catalyst.catalog.HiveTableRelation;
+import org.apache.spark.sql.catalyst.plans.logical.LogicalPlan;
+import org.apache.spark.sql.execution.datasources.DataSource;
+import org.apache.spark.sql.execution.datasources.HadoopFsRelation;
+import org.apache.spark.sql.execution.datasources.LogicalRelation;
+import org.apache.spark.sql.execution.datasources.v2.DataSourceV2Relation;
+import org.apache.spark.sql.execution.streaming.runtime.StreamingRelation;
+import scala.Option;
+import scala.jdk.javaapi.CollectionConverters;
+
+/**
+ * What a flow reads from outside the pipeline, found in its analysed query: catalog tables by
+ * name, and files by folder and format (the {@code read_files} calls). The pipeline's own
+ * datasets are stand-ins during resolution, so they never appear here. For the picture of the
+ * pipeline ({@code sluice graph}), not for its execution.
+ */
+final class ExternalSources {
+  private ExternalSources() {}
+
+  /** Each source as a label: {@code table wanderbricks.payments}, {@code json files /abs/landing}. */
+  static Set<String> of(Dataset<Row> query) {
+    Set<String> sources = new LinkedHashSet<>();
+    List<LogicalPlan> leaves = CollectionConverters.asJava(query.queryExecution().analyzed().collectLeaves());
+    for (LogicalPlan leaf : leaves) {
+      String source = describe(leaf);
+      if (source != null) {
+        sources.add(source);
+      }
+    }
+    return sources;
+  }
+
+  private static String describe(LogicalPlan leaf) {
+    if (leaf instanceof LogicalRelation relation) {
+      if (relation.catalogTable().isDefined()) {
+        return table(relation.catalogTable());
+      }
+      if (relation.relation() instanceof HadoopFsRelation files) {
+        List<org.apache.hadoop.fs.Path> paths = CollectionConverters.asJava(files.location().rootPaths());
+        return files(files.fileFormat().toString(), paths.isEmpty() ? "" : paths.get(0).toString());
+      }
+    } else if (leaf instanceof StreamingRelation stream) {
+      DataSource source = stream.dataSource();
+      if (source.catalogTable().isDefined()) {
+        return table(source.catalogTable());
+      }
+      List<String> paths = CollectionConverters.asJava(source.paths());
+      Option<String> path = source.options().get("path");
+      return files(source.className(), path.isDefined() ? path.get() : paths.isEmpty() ? "" : paths.get(0));
+    } else if (leaf instanceof HiveTableRelation hive) {
+      return "table " + hive.tableMeta().identifier().unquotedString();
+    } else if (leaf instanceof DataSourceV2Relation v2) {
+      return v2.identifier().isDefined() ? "table " + v2.identifier().get() : "table " + v2.table().name();
+    }
+    return null;
+  }
+
+  private static String table(Option<CatalogTable> table) {
+    return "table " + table.get().identifier().unquotedString();
+  }
+
+  private static String files(String format, String location) {
+    String path = location.startsWith("file:") ? java.net.URI.create(location).getPath() : location;
+    return format.toLowerCase(Locale.ROOT).replace("fileformat", "") + " files " + path;
+  }
+}
