@@ -5,6 +5,7 @@ import static org.apache.spark.sql.functions.col;
 import static org.apache.spark.sql.functions.element_at;
 import static org.apache.spark.sql.functions.filter;
 import static org.apache.spark.sql.functions.from_json;
+import static org.apache.spark.sql.functions.input_file_name;
 import static org.apache.spark.sql.functions.lit;
 import static org.apache.spark.sql.functions.map;
 import static org.apache.spark.sql.functions.map_concat;
@@ -93,7 +94,8 @@ final class RescuedData {
 
   private Column rescued(StructType schema) {
     Column raw = col(RAW);
-    Column file = col("_metadata.file_path");
+    // Read only for a rescued row: a metadata column would be produced for every row of the scan.
+    Column file = input_file_name();
     Column whole = map(lit("_corrupt_record"), raw, lit("_file_path"), file);
     if (!format.equals("json") || schema.fields().length == 0) {
       return when(raw.isNotNull(), to_json(whole));
