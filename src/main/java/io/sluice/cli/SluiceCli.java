@@ -76,10 +76,16 @@ public final class SluiceCli implements Runnable {
     return word.matches("[A-Za-z0-9_./@%+=:,-]+") ? word : "'" + word.replace("'", "'\\''") + "'";
   }
 
-  /** {@code -h}/{@code --help} on every command and subcommand, answered before any argument is checked. */
+  /**
+   * {@code -h}/{@code --help} and {@code -V}/{@code --version} on every command and subcommand,
+   * answered before any argument is checked.
+   */
   private static void withHelp(CommandLine command) {
     command.getCommandSpec().mixinStandardHelpOptions(true);
-    command.getSubcommands().values().forEach(SluiceCli::withHelp);
+    command.getSubcommands().values().forEach(sub -> {
+      sub.getCommandSpec().version(command.getCommandSpec().version());
+      withHelp(sub);
+    });
   }
 
   private static int usageError(CommandLine.ParameterException e, String[] args) {

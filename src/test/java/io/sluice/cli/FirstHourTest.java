@@ -34,6 +34,7 @@ class FirstHourTest {
       assertTrue(help.stdout().contains("Usage: sluice " + command), help::toString);
       assertTrue(help.stdout().contains("--help"), help::toString);
       assertEquals("", help.stderr(), help::toString);
+      assertEquals("sluice 0.1.0\n", IN_PROCESS.execute(command, "--version").stdout());
     }
   }
 
