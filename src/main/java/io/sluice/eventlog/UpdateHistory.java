@@ -35,13 +35,17 @@ public final class UpdateHistory {
   /** One expectation's rows over an update's batches. */
   public record ExpectationFigures(long passed, long failed) {}
 
-  /** What one flow did in one update. */
+  /** What one flow did in one update; {@code error} is why it failed, if it did. */
   public record FlowRecord(
       String flow, String dataset, String state, int batches, long rowsWritten, long rowsRescued, Duration duration,
-      Map<String, Long> kindMetrics, Map<String, ExpectationFigures> expectations) {}
+      Map<String, Long> kindMetrics, Map<String, ExpectationFigures> expectations, Optional<String> error) {}
 
-  /** One update: when it started, how long it took, how it ended, and its flows in the order they ran. */
-  public record UpdateRecord(String updateId, Instant start, Duration duration, String state, List<FlowRecord> flows) {
+  /**
+   * One update: when it started, how long it took, how it ended (and why, if it failed before
+   * its flows ran), and its flows in the order they ran.
+   */
+  public record UpdateRecord(
+      String updateId, Instant start, Duration duration, String state, Optional<String> error, List<FlowRecord> flows) {
     public Optional<FlowRecord> flowInto(String dataset) {
       return flows.stream().filter(f -> f.dataset().equals(dataset)).findFirst();
     }
@@ -54,7 +58,8 @@ public final class UpdateHistory {
       return List.of();
     }
     Dataset<Row> events = log.get().select(col("origin.update_id").as("update_id"), col("origin.flow_name").as("flow"),
-        col("origin.dataset_name").as("dataset"), col("timestamp"), col("sequence"), col("event_type"), col("details"));
+        col("origin.dataset_name").as("dataset"), col("timestamp"), col("sequence"), col("event_type"), col("details"),
+        col("error"));
     Dataset<Row> latest = events.groupBy("update_id").agg(max("timestamp").as("last"))
         .orderBy(col("last").desc()).limit(limit).select("update_id");
     List<Row> rows = events.join(latest, "update_id").orderBy("timestamp", "sequence").collectAsList();
@@ -79,6 +84,7 @@ public final class UpdateHistory {
     private Instant start;
     private Instant end;
     private String state = "RUNNING";
+    private Optional<String> error = Optional.empty();
     private final Map<String, FlowBuilder> flows = new LinkedHashMap<>();
 
     UpdateBuilder(String updateId) {
@@ -91,16 +97,18 @@ public final class UpdateHistory {
       end = at;
       JsonNode details = details(event.getString(6));
       String type = event.getString(5);
+      Optional<String> failure = Optional.ofNullable(event.getString(7));
       if (type.equals(EventType.UPDATE_PROGRESS.label()) && details.has("state")) {
         state = details.get("state").asText();
+        error = failure.or(() -> error);
       } else if (type.equals(EventType.FLOW_PROGRESS.label()) && !event.isNullAt(1)) {
         flows.computeIfAbsent(event.getString(1), name -> new FlowBuilder(name, event.isNullAt(2) ? name : event.getString(2)))
-            .add(at, details);
+            .add(at, details, failure);
       }
     }
 
     UpdateRecord build() {
-      return new UpdateRecord(updateId, start, Duration.between(start, end), state,
+      return new UpdateRecord(updateId, start, Duration.between(start, end), state, error,
           flows.values().stream().map(FlowBuilder::build).toList());
     }
   }
@@ -114,6 +122,7 @@ public final class UpdateHistory {
     private int batches;
     private long rows;
     private long rescued;
+    private Optional<String> error = Optional.empty();
     private final Map<String, Long> kind = new LinkedHashMap<>();
     private final Map<String, ExpectationFigures> expectations = new LinkedHashMap<>();
 
@@ -122,7 +131,8 @@ public final class UpdateHistory {
       this.dataset = dataset;
     }
 
-    void add(Instant at, JsonNode details) {
+    void add(Instant at, JsonNode details, Optional<String> failure) {
+      error = failure.or(() -> error);
       if (details.has("state")) {
         state = details.get("state").asText();
         if (state.equals(FlowState.STARTING.name()) || (state.equals(FlowState.RUNNING.name()) && started == null)) {
@@ -154,7 +164,7 @@ public final class UpdateHistory {
     FlowRecord build() {
       Duration took = started == null || ended == null ? Duration.ZERO : Duration.between(started, ended);
       return new FlowRecord(flow, dataset, state, batches, rows, rescued, took,
-          Collections.unmodifiableMap(kind), Collections.unmodifiableMap(expectations));
+          Collections.unmodifiableMap(kind), Collections.unmodifiableMap(expectations), error);
     }
   }
 }

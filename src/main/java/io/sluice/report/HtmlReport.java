@@ -31,6 +31,7 @@ public final class HtmlReport {
       td.n { text-align: right; font-variant-numeric: tabular-nums; }
       tr.highlight td { background: #fff8e1; }
       .state-COMPLETED { color: #2e7d32; } .state-FAILED { color: #c62828; font-weight: bold; }
+      td.error { color: #c62828; font-family: monospace; font-size: 12px; white-space: pre-wrap; }
       .graph { overflow-x: auto; border: 1px solid #e0e6ea; padding: 8px; }
       .graph g.node { cursor: pointer; } .graph g.node.selected rect { stroke-width: 3; }
       .charts { display: flex; gap: 32px; flex-wrap: wrap; }
@@ -77,14 +78,14 @@ public final class HtmlReport {
     html.append("<h2>Recent updates</h2>\n<div class=\"charts\">")
         .append(barChart("duration (s)", updates, u -> u.duration().toMillis() / 1000.0))
         .append(barChart("rows written", updates, u -> u.flows().stream().mapToLong(FlowRecord::rowsWritten).sum()))
-        .append("</div>\n<table class=\"updates\"><tr><th>update</th><th>started</th><th>state</th><th>duration</th><th>rows written</th></tr>\n");
+        .append("</div>\n<table class=\"updates\"><tr><th>update</th><th>started</th><th>state</th><th>duration</th><th>rows written</th><th>error</th></tr>\n");
     for (int i = updates.size() - 1; i >= 0; i--) {
       UpdateRecord update = updates.get(i);
       html.append("<tr><td>").append(update.updateId(), 0, 8).append("</td><td>").append(TIME.format(update.start()))
           .append("</td><td class=\"state-").append(escape(update.state())).append("\">").append(escape(update.state()))
           .append("</td><td class=\"n\">").append(seconds(update.duration()))
           .append("</td><td class=\"n\">").append(number(update.flows().stream().mapToLong(FlowRecord::rowsWritten).sum()))
-          .append("</td></tr>\n");
+          .append("</td><td class=\"error\">").append(escape(update.error().orElse(""))).append("</td></tr>\n");
     }
     html.append("</table>\n");
   }
@@ -104,6 +105,8 @@ public final class HtmlReport {
           .append("</td><td class=\"n\">").append(seconds(flow.duration()))
           .append("</td><td>").append(sparkline(history))
           .append("</td><td>").append(escape(counts(flow))).append("</td></tr>\n");
+      flow.error().ifPresent(error -> html.append("<tr data-dataset=\"").append(escape(flow.dataset()))
+          .append("\"><td></td><td colspan=\"7\" class=\"error\">").append(escape(error)).append("</td></tr>\n"));
     }
     html.append("</table>\n");
     List<String> rows = new ArrayList<>();

@@ -108,6 +108,23 @@ class GraphAndReportTest {
     assertTrue(html.contains("<table class=\"updates\">") && html.contains("class=\"state-COMPLETED\">COMPLETED</td>"), html);
   }
 
+  @Test
+  void aFailedUpdateShowsWhyInTheReport(@TempDir Path other) {
+    new TestPipeline(other)
+        .write("landing/a.json", "{\"id\": 1}\n{\"id\": -1}\n")
+        .write("transformations/t.sql", """
+            CREATE STREAMING TABLE ids (CONSTRAINT positive EXPECT (id > 0) ON VIOLATION FAIL UPDATE)
+              AS SELECT id FROM STREAM read_files('landing', format => 'json', schema => 'id INT');
+            """);
+    assertEquals(1, IN_PROCESS.run(other, "run").exit());
+    IN_PROCESS.ok(other, "report", "--out", other.resolve("r.html").toString());
+    String html = read(other.resolve("r.html"));
+    assertTrue(html.contains("<td class=\"state-FAILED\">FAILED</td>"), html);
+    Matcher error = Pattern.compile("<tr data-dataset=\"ids\"><td></td><td colspan=\"7\" class=\"error\">([^<]*)</td>").matcher(html);
+    assertTrue(error.find(), () -> "the flow's error under its row:\n" + html);
+    assertTrue(error.group(1).contains("positive") && error.group(1).contains("EXPECTATION"), error.group(1));
+  }
+
   private static List<String> edges(String dot) {
     Matcher edge = Pattern.compile("  (n\\d+) -> (n\\d+)(?: \\[label=\"([^\"]*)\"\\])?;").matcher(dot);
     List<String> found = new java.util.ArrayList<>();
