@@ -23,8 +23,8 @@ import org.junit.jupiter.api.io.TempDir;
  * run, leave the table that an uninterrupted run of the same pipeline leaves, run beside it.
  */
 class SharedTargetE2E {
-  static final int SNAPSHOTS = 3;
-  static final int CHANGE_FILES = 6;
+  static final int SNAPSHOTS = 2;
+  static final int CHANGE_FILES = 4;
 
   @TempDir Path dir;
   @TempDir Path reference;
@@ -35,9 +35,9 @@ class SharedTargetE2E {
     write(reference);
     Sluice.Running uninterrupted = Sluice.start(reference, "run");
     Sluice.Running run = Sluice.start(dir, "run");
-    killWhen(run, "a change feed batch in flight after 2 committed", () -> {
+    killWhen(run, "a change feed batch in flight after 1 committed", () -> {
       Path cp = findCheckpoint(dir, "changes");
-      return cp != null && commits(cp) >= 2 && count(cp.resolve("offsets")) > commits(cp);
+      return cp != null && commits(cp) >= 1 && count(cp.resolve("offsets")) > commits(cp);
     });
     assertTrue(commits(findCheckpoint(dir, "changes")) < CHANGE_FILES, "the run was cut short");
     CommandResult whole = uninterrupted.await(Duration.ofMinutes(10));
@@ -54,7 +54,7 @@ class SharedTargetE2E {
   }
 
   /**
-   * Exports 10, 20, 30 of customers 1-6 (some leave, some come back), and change files whose
+   * Exports 10 and 20 of customers 1-6 (some leave, some come back), and change files whose
    * events sit before, between and after the exports' versions, deletes among them.
    */
   private static void write(Path folder) {
