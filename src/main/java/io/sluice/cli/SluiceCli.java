@@ -29,8 +29,6 @@ import picocli.CommandLine.Spec;
       ReportCommand.class
     })
 public final class SluiceCli implements Runnable {
-  static final int USAGE = CommandLine.ExitCode.USAGE;
-
   @Spec CommandSpec spec;
 
   @Override
@@ -92,6 +90,6 @@ public final class SluiceCli implements Runnable {
     CommandLine command = e.getCommandLine();
     command.getErr().println("error: " + e.getMessage() + " (see '" + command.getCommandSpec().qualifiedName() + " --help')");
     command.getErr().flush();
-    return USAGE;
+    return CommandLine.ExitCode.USAGE;
   }
 }

@@ -1,5 +1,7 @@
 package io.sluice.graph;
 
+import java.util.Collections;
+import java.util.LinkedHashSet;
 import java.util.Set;
 import org.apache.spark.sql.types.StructType;
 
@@ -17,7 +19,7 @@ public record ResolvedFlow(
   public ResolvedFlow {
     inputs = Set.copyOf(inputs);
     streamingInputs = Set.copyOf(streamingInputs);
-    externalSources = java.util.Collections.unmodifiableSet(new java.util.LinkedHashSet<>(externalSources));
+    externalSources = Collections.unmodifiableSet(new LinkedHashSet<>(externalSources));
   }
 
   /** The columns it writes into its target: the query's, or an AUTO CDC flow's target columns. */

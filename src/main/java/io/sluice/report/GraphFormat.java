@@ -32,7 +32,7 @@ public enum GraphFormat {
     dot.append("  edge [fontname=\"Helvetica\", fontsize=10, color=\"#607080\"];\n");
     for (PipelineView.Node node : view.nodes()) {
       dot.append("  ").append(node.id()).append(" [label=").append(quoted(String.join("\n", GraphLayout.lines(node))))
-          .append(", fillcolor=").append(quoted(node.isSource() ? "#eef1f4" : node.kind().contains("view") ? "#e3f4e1" : "#dcecfb"))
+          .append(", fillcolor=").append(quoted(SvgDrawing.fill(node)))
           .append(node.isSource() ? ", style=\"dashed,filled\"" : "").append("];\n");
     }
     for (PipelineView.Edge edge : view.edges()) {

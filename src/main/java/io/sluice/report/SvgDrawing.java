@@ -57,7 +57,7 @@ final class SvgDrawing {
       svg.append("<title>").append(escape(String.join("\n", GraphLayout.lines(node)))).append("</title>");
       svg.append(String.format(Locale.ROOT,
           "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" rx=\"%d\" fill=\"%s\" stroke=\"%s\" stroke-width=\"1.5\"%s/>",
-          box.x(), box.y(), box.width(), box.height(), node.isSource() ? 2 : 8, FILL.getOrDefault(node.kind(), "#ffffff"),
+          box.x(), box.y(), box.width(), box.height(), node.isSource() ? 2 : 8, fill(node),
           stroke, node.isSource() ? " stroke-dasharray=\"4 3\"" : ""));
       List<String> lines = GraphLayout.lines(node);
       for (int i = 0; i < lines.size(); i++) {
@@ -68,6 +68,11 @@ final class SvgDrawing {
       svg.append("</g>\n");
     }
     return svg.append("</svg>\n").toString();
+  }
+
+  /** A node's colour, by kind: the same in every format that has colours. */
+  static String fill(PipelineView.Node node) {
+    return FILL.getOrDefault(node.kind(), "#ffffff");
   }
 
   static String escape(String text) {
