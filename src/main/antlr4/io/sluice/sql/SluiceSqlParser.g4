@@ -14,6 +14,7 @@ script
 statement
     : createDataset
     | createView
+    | createSink
     | createFlow
     | setConfiguration
     | useNamespace
@@ -86,6 +87,21 @@ createView
       AS queryText
     ;
 
+// Ours: Databricks has no SQL form of a sink. Columns and expectations parse, so that the
+// error can say they belong elsewhere.
+createSink
+    : CREATE (OR REPLACE)? SINK name=multipartIdentifier
+      (LPAREN tableElement (COMMA tableElement)* RPAREN)?
+      USING format=sinkFormat
+      (OPTIONS LPAREN property (COMMA property)* RPAREN)?
+      (COMMENT comment=STRING)?
+    ;
+
+sinkFormat
+    : STRING
+    | identifier (DOT identifier)*
+    ;
+
 createFlow
     : CREATE FLOW name=multipartIdentifier (COMMENT comment=STRING)? AS (insertInto | autoCdc)
     ;
@@ -152,8 +168,8 @@ identifier
 nonReserved
     : APPLY | AS | AUTO | BY | CATALOG | CDC | CLUSTER | COLUMNS | COMMENT | CONSTRAINT | DATABASE
     | DELETE | DROP | EXCEPT | EXPECT | FAIL | FLOW | HISTORY | IGNORE | INSERT | INTO | KEYS
-    | MATERIALIZED | NAME | NULL | ON | ONCE | OR | PARTITIONED | REFRESH | REPLACE | ROW | SCD
-    | SCHEMA | SEQUENCE | SET | SNAPSHOT | STORED | STREAM | STREAMING | TABLE | TBLPROPERTIES | TEMPORARY
+    | MATERIALIZED | NAME | NULL | ON | ONCE | OPTIONS | OR | PARTITIONED | REFRESH | REPLACE | ROW | SCD
+    | SCHEMA | SEQUENCE | SET | SINK | SNAPSHOT | STORED | STREAM | STREAMING | TABLE | TBLPROPERTIES | TEMPORARY
     | TRACK | TRUNCATE | TYPE | UPDATE | UPDATES | USE | USING | VERSION | VIEW | VIOLATION | WHEN
     ;
 

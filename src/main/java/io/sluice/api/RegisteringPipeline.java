@@ -13,7 +13,10 @@ import io.sluice.graph.FlowDefinition;
 import io.sluice.graph.FlowMode;
 import io.sluice.graph.GraphException;
 import io.sluice.graph.GraphRegistry;
+import io.sluice.graph.SinkDestination;
+import java.nio.file.Path;
 import java.util.Arrays;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import org.apache.spark.sql.Column;
@@ -21,9 +24,16 @@ import org.apache.spark.sql.Column;
 /** The {@link Pipeline} handed to Java definitions: every builder registers into a {@link GraphRegistry}. */
 public final class RegisteringPipeline implements Pipeline {
   private final GraphRegistry registry;
+  private final Path pipelineFolder;
+
+  /** @param pipelineFolder where relative paths of definitions (a sink's {@code path}) start */
+  public RegisteringPipeline(GraphRegistry registry, Path pipelineFolder) {
+    this.registry = registry;
+    this.pipelineFolder = pipelineFolder;
+  }
 
   public RegisteringPipeline(GraphRegistry registry) {
-    this.registry = registry;
+    this(registry, Path.of("").toAbsolutePath());
   }
 
   @Override
@@ -88,6 +98,56 @@ public final class RegisteringPipeline implements Pipeline {
         registry.register(new FlowDefinition(flowName, target, ResolutionContext.query(query), mode, Map.of(), false, origin));
       }
     };
+  }
+
+  @Override
+  public SinkBuilder sink(String name) {
+    Origin origin = callerOrigin();
+    DatasetDefinition.Builder sink = DatasetDefinition.builder(qualify(name, origin), DatasetType.SINK, origin);
+    Map<String, String> options = new LinkedHashMap<>();
+    return new SinkBuilder() {
+      private String format;
+
+      @Override
+      public SinkBuilder format(String sinkFormat) {
+        format = sinkFormat;
+        return this;
+      }
+
+      @Override
+      public SinkBuilder option(String key, String value) {
+        options.put(key, value);
+        return this;
+      }
+
+      @Override
+      public SinkBuilder options(Map<String, String> more) {
+        options.putAll(more);
+        return this;
+      }
+
+      @Override
+      public SinkBuilder comment(String comment) {
+        sink.comment(comment);
+        return this;
+      }
+
+      @Override
+      public void create() {
+        if (format == null || format.isBlank()) {
+          throw new GraphException(ErrorClass.SINK_UNKNOWN_FORMAT, origin, "sink '" + name + "' needs format(...): delta, kafka, ...");
+        }
+        registry.register(sink.sink(SinkDestination.DataSource.of(format, options, pipelineFolder)).build());
+      }
+    };
+  }
+
+  @Override
+  public void foreachBatchSink(String name, BatchHandler handler) {
+    Origin origin = callerOrigin();
+    registry.register(DatasetDefinition.builder(qualify(name, origin), DatasetType.SINK, origin)
+        .sink(new SinkDestination.ForeachBatch(handler::handle))
+        .build());
   }
 
   @Override

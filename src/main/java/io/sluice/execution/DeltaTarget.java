@@ -35,8 +35,13 @@ public final class DeltaTarget {
   }
 
   public static DeltaTarget path(Path path) {
-    return new DeltaTarget(path.toString(), spark -> DeltaLog.forTableWithSnapshot(spark, path.toString()),
-        reader -> reader.format("delta").load(path.toString()));
+    return location(path.toString());
+  }
+
+  /** A table by location: a local path or a URI ({@code s3a://...}); none there yet is version -1. */
+  public static DeltaTarget location(String location) {
+    return new DeltaTarget(location, spark -> DeltaLog.forTableWithSnapshot(spark, location),
+        reader -> reader.format("delta").load(location));
   }
 
   /** What names the table in a {@link BatchLog}. */

@@ -33,6 +33,11 @@ public final class DeltaWrites {
     }
   }
 
+  /** Appends in one commit to the Delta table at {@code location}, creating it if there is none. */
+  public static void appendAt(Dataset<Row> rows, String location) {
+    rows.write().format("delta").mode("append").save(location);
+  }
+
   /** Replaces all rows of the table in one commit. */
   public static void overwrite(Dataset<Row> rows, String table) {
     try {

@@ -13,6 +13,7 @@ import java.util.Optional;
  *
  * @param declaredSchema column definitions in Spark DDL ("id BIGINT, name STRING"), if given
  * @param properties table properties ({@code TBLPROPERTIES})
+ * @param sink where a sink's rows go; empty for every other type
  */
 public record DatasetDefinition(
     DatasetName name,
@@ -23,6 +24,7 @@ public record DatasetDefinition(
     List<String> clusterColumns,
     Map<String, String> properties,
     Optional<String> comment,
+    Optional<SinkDestination> sink,
     Origin origin) {
 
   public static final String RESET_ALLOWED = "pipelines.reset.allowed";
@@ -54,6 +56,7 @@ public record DatasetDefinition(
     private final List<String> clusterColumns = new ArrayList<>();
     private final Map<String, String> properties = new LinkedHashMap<>();
     private String comment;
+    private SinkDestination sink;
 
     private Builder(DatasetName name, DatasetType type, Origin origin) {
       this.name = name;
@@ -69,6 +72,7 @@ public record DatasetDefinition(
       clusterColumns.addAll(other.clusterColumns());
       properties.putAll(other.properties());
       comment = other.comment().orElse(null);
+      sink = other.sink().orElse(null);
       return this;
     }
 
@@ -102,9 +106,14 @@ public record DatasetDefinition(
       return this;
     }
 
+    public Builder sink(SinkDestination destination) {
+      this.sink = destination;
+      return this;
+    }
+
     public DatasetDefinition build() {
       return new DatasetDefinition(name, type, Optional.ofNullable(declaredSchema), expectations,
-          partitionColumns, clusterColumns, properties, Optional.ofNullable(comment), origin);
+          partitionColumns, clusterColumns, properties, Optional.ofNullable(comment), Optional.ofNullable(sink), origin);
     }
   }
 }

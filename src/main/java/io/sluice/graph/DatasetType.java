@@ -1,11 +1,13 @@
 package io.sluice.graph;
 
-/** The kinds of dataset a pipeline defines. */
+/** The kinds of dataset a pipeline defines, sinks among them: what flows write into. */
 public enum DatasetType {
   STREAMING_TABLE("streaming table"),
   MATERIALIZED_VIEW("materialized view"),
   TEMPORARY_VIEW("temporary view"),
-  PERSISTED_VIEW("view");
+  PERSISTED_VIEW("view"),
+  /** An output outside the pipeline's tables, written by append flows only (SEMANTICS §9). */
+  SINK("sink");
 
   private final String label;
 
@@ -19,7 +21,7 @@ public enum DatasetType {
   }
 
   public boolean isView() {
-    return !isTable();
+    return this == TEMPORARY_VIEW || this == PERSISTED_VIEW;
   }
 
   @Override

@@ -62,6 +62,10 @@ final class FlowKindChecks implements FlowMode.Visitor<Void> {
 
   private void requireStreamIntoStreamingTable() {
     DatasetDefinition target = graph.dataset(flow.target());
+    if (target.type() == DatasetType.SINK) {
+      SinkValidator.validateFlow(flow, target);
+      return;
+    }
     if (target.type() == DatasetType.STREAMING_TABLE && !flow.streaming()) {
       throw new GraphException(ErrorClass.FLOW_NOT_STREAMING, flow.definition().origin(),
           "flow '" + flow.name() + "' into streaming table '" + target.name()

@@ -48,11 +48,12 @@ public final class FlowResolution {
 
   /**
    * Whether {@code read_files} and other sources stream by default: they do for a streaming
-   * flow into a streaming table (not for REPLACE WHERE, ONCE or snapshot flows, which read batches).
+   * flow into a streaming table or a sink (not for REPLACE WHERE, ONCE or snapshot flows, which read batches).
    */
   public boolean streamingByDefault() {
     return flow.mode().streaming()
-        && graph.dataset(flow.target()).map(d -> d.type() == DatasetType.STREAMING_TABLE).orElse(false);
+        && graph.dataset(flow.target())
+            .map(d -> d.type() == DatasetType.STREAMING_TABLE || d.type() == DatasetType.SINK).orElse(false);
   }
 
   public Set<DatasetName> inputs() {
@@ -93,6 +94,10 @@ public final class FlowResolution {
       return Optional.empty();
     }
     DatasetDefinition definition = dataset.get();
+    if (definition.type() == DatasetType.SINK) {
+      throw new GraphException(ErrorClass.SINK_READ, flow.origin(), "flow '" + flow.name() + "' reads sink '"
+          + definition.name() + "'; a sink is written, never read: read the table its flow reads");
+    }
     if (streaming && definition.type() == DatasetType.MATERIALIZED_VIEW) {
       throw batchOnly(definition);
     }

@@ -28,17 +28,24 @@ public final class GraphValidator {
                 + "', which this pipeline does not define; declare it with CREATE STREAMING TABLE "
                 + flow.target());
       }
-      if (!flow.implicit() && !target.type().isTable()) {
+      if (!flow.implicit() && target.type().isView()) {
         throw new GraphException(ErrorClass.FLOW_INTO_VIEW, flow.origin(),
             "flow '" + flow.name() + "' writes into " + target.type() + " '" + target.name()
-                + "'; flows can only write into tables");
+                + "'; flows can only write into tables and sinks");
+      }
+      if (target.type() == DatasetType.SINK && !(flow.mode() instanceof FlowMode.Append)) {
+        throw new GraphException(ErrorClass.SINK_FLOW_KIND, flow.origin(), "flow '" + flow.name() + "' writes into sink '"
+            + target.name() + "' by key; a sink takes append flows only (CREATE FLOW f AS INSERT INTO "
+            + target.name().name() + " BY NAME query), AUTO CDC and REPLACE flows need a streaming table");
       }
     }
     for (DatasetDefinition dataset : graph.datasets().values()) {
       List<FlowDefinition> flows = graph.flowsInto(dataset.name());
       if (flows.isEmpty()) {
-        throw new GraphException(ErrorClass.DATASET_WITHOUT_FLOW, dataset.origin(),
-            dataset.type() + " '" + dataset.name() + "' has no query and no flow writes into it");
+        throw new GraphException(ErrorClass.DATASET_WITHOUT_FLOW, dataset.origin(), dataset.type() == DatasetType.SINK
+            ? "sink '" + dataset.name() + "' has no flow writing into it: CREATE FLOW f AS INSERT INTO "
+                + dataset.name().name() + " BY NAME query"
+            : dataset.type() + " '" + dataset.name() + "' has no query and no flow writes into it");
       }
       if (dataset.type() == DatasetType.MATERIALIZED_VIEW && flows.size() > 1) {
         boolean hasQuery = flows.stream().anyMatch(FlowDefinition::implicit);
@@ -86,6 +93,9 @@ public final class GraphValidator {
       }
     }
     for (DatasetDefinition dataset : graph.graph().datasets().values()) {
+      if (dataset.type() == DatasetType.SINK) {
+        SinkValidator.validateSink(spark, dataset);
+      }
       if (!dataset.type().isTable()) {
         continue;
       }

@@ -55,6 +55,7 @@ public enum GraphFormat {
         case PipelineView.SOURCE -> "[(" + label + ")]";
         case "materialized view" -> "(" + label + ")";
         case "view", "temporary view" -> "{{" + label + "}}";
+        case "sink" -> ">" + label + "]";
         default -> "[" + label + "]";
       };
       text.append("  ").append(node.id()).append(shape).append("\n");

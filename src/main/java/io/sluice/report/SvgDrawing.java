@@ -16,7 +16,8 @@ final class SvgDrawing {
       "streaming table", "#dcecfb",
       "materialized view", "#e3f4e1",
       "view", "#f6eedd",
-      "temporary view", "#f6eedd");
+      "temporary view", "#f6eedd",
+      "sink", "#f8e1ec");
   private static final Map<String, String> STROKE = Map.of(
       "COMPLETED", "#2e7d32",
       "FAILED", "#c62828",

@@ -59,7 +59,7 @@ public final class LibraryLoader {
     }
     ClassLoader loader = classLoader(jars);
     for (String className : classes) {
-      instantiate(spec, loader, className).define(new RegisteringPipeline(registry));
+      instantiate(spec, loader, className).define(new RegisteringPipeline(registry, spec.root()));
     }
     return registry.toGraph();
   }

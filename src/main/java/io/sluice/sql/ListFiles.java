@@ -3,6 +3,7 @@ package io.sluice.sql;
 import io.sluice.ErrorClass;
 import io.sluice.Origin;
 import io.sluice.graph.GraphException;
+import io.sluice.graph.PipelinePaths;
 import io.sluice.graph.SparkPlans;
 import java.io.FileNotFoundException;
 import java.io.IOException;
@@ -50,7 +51,7 @@ final class ListFiles {
     if (arguments.size() != 1) {
       throw FunctionArguments.error(NAME, origin, "takes one argument: the folder's path");
     }
-    String location = ReadFiles.resolvePath(FunctionArguments.constant(spark, arguments.get(0), NAME, "path", origin), baseDir);
+    String location = PipelinePaths.resolve(FunctionArguments.constant(spark, arguments.get(0), NAME, "path", origin), baseDir);
     List<Row> files = new ArrayList<>();
     org.apache.hadoop.fs.Path folder = new org.apache.hadoop.fs.Path(location);
     try {

@@ -4,6 +4,7 @@ import io.sluice.ErrorClass;
 import io.sluice.Origin;
 import io.sluice.graph.FlowResolution;
 import io.sluice.graph.GraphException;
+import io.sluice.graph.PipelinePaths;
 import io.sluice.graph.SparkPlans;
 import java.io.IOException;
 import java.nio.file.Path;
@@ -58,7 +59,7 @@ final class ReadFiles {
     if (path == null) {
       throw error(origin, "needs a path as its first argument");
     }
-    String location = resolvePath(path, baseDir);
+    String location = PipelinePaths.resolve(path, baseDir);
     String format = options.remove("format");
     if (format == null) {
       format = formatFromExtension(location, origin);
@@ -88,14 +89,6 @@ final class ReadFiles {
     }
     DataFrameReader reader = spark.read().format(format).options(options);
     return (schema == null ? reader : reader.schema(schema)).load(location);
-  }
-
-  static String resolvePath(String path, Path baseDir) {
-    boolean hasScheme = path.matches("^[a-zA-Z][a-zA-Z0-9+.-]*:.*");
-    if (hasScheme || Path.of(path).isAbsolute()) {
-      return path;
-    }
-    return baseDir.resolve(path).normalize().toString();
   }
 
   private static String formatFromExtension(String location, Origin origin) {

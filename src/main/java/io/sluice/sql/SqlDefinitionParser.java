@@ -15,6 +15,7 @@ import io.sluice.graph.FlowDefinition;
 import io.sluice.graph.FlowMode;
 import io.sluice.graph.GraphException;
 import io.sluice.graph.GraphRegistry;
+import io.sluice.graph.SinkDestination;
 import io.sluice.sql.SluiceSqlParser.AutoCdcClauseContext;
 import io.sluice.sql.SluiceSqlParser.AutoCdcContext;
 import io.sluice.sql.SluiceSqlParser.CdcSourceContext;
@@ -22,6 +23,7 @@ import io.sluice.sql.SluiceSqlParser.ColumnSelectionContext;
 import io.sluice.sql.SluiceSqlParser.ColumnsClauseContext;
 import io.sluice.sql.SluiceSqlParser.CreateDatasetContext;
 import io.sluice.sql.SluiceSqlParser.CreateFlowContext;
+import io.sluice.sql.SluiceSqlParser.CreateSinkContext;
 import io.sluice.sql.SluiceSqlParser.CreateViewContext;
 import io.sluice.sql.SluiceSqlParser.DatasetClauseContext;
 import io.sluice.sql.SluiceSqlParser.DeleteClauseContext;
@@ -103,6 +105,8 @@ public final class SqlDefinitionParser {
         createDataset(statement.createDataset());
       } else if (statement.createView() != null) {
         createView(statement.createView());
+      } else if (statement.createSink() != null) {
+        createSink(statement.createSink());
       } else if (statement.createFlow() != null) {
         createFlow(statement.createFlow());
       } else if (statement.setConfiguration() != null) {
@@ -172,11 +176,17 @@ public final class SqlDefinitionParser {
       dataset.clusterBy(identifiers(clause.identifierList().identifier()));
     } else {
       for (PropertyContext property : clause.property()) {
-        String key = property.key.STRING() != null ? unquote(property.key.STRING().getSymbol()) : property.key.getText();
-        String value = property.value.STRING() != null ? unquote(property.value.STRING().getSymbol()) : property.value.getText();
-        dataset.property(key, value);
+        dataset.property(propertyKey(property), propertyValue(property));
       }
     }
+  }
+
+  private static String propertyKey(PropertyContext property) {
+    return property.key.STRING() != null ? unquote(property.key.STRING().getSymbol()) : property.key.getText();
+  }
+
+  private static String propertyValue(PropertyContext property) {
+    return property.value.STRING() != null ? unquote(property.value.STRING().getSymbol()) : property.value.getText();
   }
 
   private Expectation expectation(ExpectationContext ctx) {
@@ -196,6 +206,26 @@ public final class SqlDefinitionParser {
     }
     registry.register(view.build());
     registry.register(new FlowDefinition(name, name, query(ctx.queryText()), FlowMode.APPEND, sqlConf, true, origin(ctx)));
+  }
+
+  private void createSink(CreateSinkContext ctx) {
+    DatasetName name = name(ctx.name);
+    if (!ctx.tableElement().isEmpty()) {
+      throw new GraphException(ErrorClass.SINK_DEFINITION, origin(ctx.tableElement(0)), "sink '" + name
+          + "' takes no columns or expectations: a sink writes its flows' rows as they are; put expectations on the"
+          + " table the flow reads");
+    }
+    String format = ctx.format.STRING() != null ? unquote(ctx.format.STRING().getSymbol()) : ctx.format.getText();
+    Map<String, String> options = new LinkedHashMap<>();
+    for (PropertyContext property : ctx.property()) {
+      options.put(propertyKey(property), propertyValue(property));
+    }
+    DatasetDefinition.Builder sink = DatasetDefinition.builder(name, DatasetType.SINK, origin(ctx))
+        .sink(SinkDestination.DataSource.of(format, options, baseDir));
+    if (ctx.comment != null) {
+      sink.comment(unquote(ctx.comment));
+    }
+    registry.register(sink.build());
   }
 
   private void createFlow(CreateFlowContext ctx) {

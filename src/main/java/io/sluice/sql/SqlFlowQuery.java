@@ -19,6 +19,7 @@ import org.apache.spark.sql.catalyst.analysis.UnresolvedRelation;
 import org.apache.spark.sql.catalyst.analysis.UnresolvedTableValuedFunction;
 import org.apache.spark.sql.catalyst.parser.ParseException;
 import org.apache.spark.sql.catalyst.plans.logical.LogicalPlan;
+import org.apache.spark.sql.catalyst.plans.logical.UnresolvedHint;
 import org.apache.spark.sql.classic.SparkSession;
 import scala.jdk.javaapi.CollectionConverters;
 import scala.runtime.AbstractPartialFunction;
@@ -73,7 +74,10 @@ public record SqlFlowQuery(
     }
   }
 
-  /** Replaces pipeline dataset names and read_files calls; NamedStreamingRelation marks STREAM(...). */
+  /**
+   * Replaces pipeline dataset names, the read_files, read_kafka and list_files calls, and the
+   * de-duplication hint; NamedStreamingRelation marks STREAM(...).
+   */
   private final class PipelineSources extends AbstractPartialFunction<LogicalPlan, LogicalPlan> {
     private final FlowResolution resolution;
 
@@ -84,6 +88,7 @@ public record SqlFlowQuery(
     @Override
     public boolean isDefinedAt(LogicalPlan plan) {
       return plan instanceof NamedStreamingRelation
+          || plan instanceof UnresolvedHint
           || plan instanceof UnresolvedRelation
           || plan instanceof UnresolvedTableValuedFunction;
     }
@@ -97,6 +102,13 @@ public record SqlFlowQuery(
       if (plan instanceof NamedStreamingRelation named) {
         return source(named.child(), true);
       }
+      if (plan instanceof UnresolvedHint hint) {
+        if (!DeduplicationHint.isDeduplication(hint, origin.lineOnly())) {
+          return Optional.empty();
+        }
+        LogicalPlan child = hint.child().transformDownWithSubqueries(this);
+        return Optional.of(DeduplicationHint.plan(resolution.spark(), hint, child, origin.lineOnly()));
+      }
       if (plan instanceof UnresolvedRelation relation) {
         List<String> parts = CollectionConverters.asJava(relation.multipartIdentifier());
         boolean stream = streaming || relation.isStreaming();
@@ -107,6 +119,10 @@ public record SqlFlowQuery(
       if (plan instanceof UnresolvedTableValuedFunction function && ReadFiles.isReadFiles(function)) {
         boolean stream = streaming || function.isStreaming() || resolution.streamingByDefault();
         return Optional.of(ReadFiles.plan(resolution, function, stream, baseDir, origin.lineOnly()));
+      }
+      if (plan instanceof UnresolvedTableValuedFunction function && ReadKafka.isReadKafka(function)) {
+        boolean stream = streaming || function.isStreaming() || resolution.streamingByDefault();
+        return Optional.of(ReadKafka.plan(resolution, function, stream, origin.lineOnly()));
       }
       if (plan instanceof UnresolvedTableValuedFunction function && ListFiles.isListFiles(function)) {
         return Optional.of(ListFiles.plan(resolution.spark(), function, baseDir, origin.lineOnly()));

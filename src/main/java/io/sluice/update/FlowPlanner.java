@@ -12,6 +12,7 @@ import io.sluice.graph.DatasetType;
 import io.sluice.graph.FlowMode;
 import io.sluice.replace.ReplaceUsingSink;
 import io.sluice.replace.ReplaceWhereExecutor;
+import io.sluice.sink.SinkWrites;
 
 /** Chooses the executor of a flow from its kind and its target's type. */
 final class FlowPlanner implements FlowMode.Visitor<FlowExecutor> {
@@ -29,6 +30,7 @@ final class FlowPlanner implements FlowMode.Visitor<FlowExecutor> {
       case STREAMING_TABLE -> StreamingFlowExecutor.append(checkpoints);
       case MATERIALIZED_VIEW -> new MaterializedViewExecutor();
       case TEMPORARY_VIEW, PERSISTED_VIEW -> new ViewExecutor();
+      case SINK -> new StreamingFlowExecutor(checkpoints, (run, table, log) -> SinkWrites.open(run, log));
     };
   }
 

@@ -24,15 +24,18 @@ import org.apache.spark.sql.SparkSession;
  * behind is refused with the tables to add, and {@code --full-refresh-all} keeps a table
  * that a non-resettable table streams from, with a warning.
  *
- * @param selected tables whose flows run; every table when no names were given
- * @param cleared tables to clear, with their checkpoints, before running
+ * <p>A sink is refreshed and fully refreshed like a table, by name: a full refresh of a sink
+ * restarts its flows from the start of their sources, and appends again (SEMANTICS §9.3).
+ *
+ * @param selected tables and sinks whose flows run; all when no names were given
+ * @param cleared tables to clear, and sinks whose flows restart, with their checkpoints
  * @param warnings what {@code --full-refresh-all} left alone, and why
  */
 public record RefreshSelection(Set<DatasetName> selected, Set<DatasetName> cleared, List<String> warnings) {
 
   public static RefreshSelection of(SparkSession spark, ResolvedGraph graph, UpdateOptions options) {
     Set<DatasetName> tables = new LinkedHashSet<>();
-    graph.graph().datasets().values().stream().filter(d -> d.type().isTable()).forEach(d -> tables.add(d.name()));
+    graph.graph().datasets().values().stream().filter(RefreshSelection::isTarget).forEach(d -> tables.add(d.name()));
     Set<DatasetName> cleared = new LinkedHashSet<>();
     List<String> warnings = new ArrayList<>();
     for (String name : options.fullRefresh()) {
@@ -122,13 +125,18 @@ public record RefreshSelection(Set<DatasetName> selected, Set<DatasetName> clear
     }
     DatasetName qualified = parts.size() <= 3 ? graph.graph().qualify(parts) : null;
     DatasetDefinition dataset = qualified == null ? null : graph.graph().datasets().get(qualified);
-    if (dataset == null || !dataset.type().isTable()) {
+    if (dataset == null || !isTarget(dataset)) {
       List<String> known = graph.graph().datasets().values().stream()
-          .filter(d -> d.type().isTable()).map(d -> d.name().name()).sorted().toList();
+          .filter(RefreshSelection::isTarget).map(d -> d.name().name()).sorted().toList();
       throw new SluiceException(ErrorClass.UNKNOWN_DATASET,
-          option + " names '" + name + "', which is not a table of this pipeline; its tables are "
+          option + " names '" + name + "', which is not a table or sink of this pipeline; they are "
               + String.join(", ", known));
     }
     return dataset;
+  }
+
+  /** Tables and sinks: what an update refreshes, and a full refresh restarts (a sink is never cleared). */
+  private static boolean isTarget(DatasetDefinition dataset) {
+    return !dataset.type().isView();
   }
 }

@@ -57,6 +57,9 @@ final class TableManager {
         .distinct()
         .forEach(namespace -> spark.sql("CREATE NAMESPACE IF NOT EXISTS " + namespace));
     for (DatasetDefinition table : graph.graph().datasets().values()) {
+      if (table.type() == DatasetType.SINK && toClear.contains(table.name())) {
+        restart(table);
+      }
       if (!table.type().isTable()) {
         continue;
       }
@@ -91,15 +94,24 @@ final class TableManager {
   }
 
   private void clear(DatasetDefinition table, StructType schema) {
-    Path marker = pendingDir.resolve(table.name().key());
+    fullRefresh(table, () -> spark.sql(createStatement(table, schema, true)));
+  }
+
+  /** A full refresh of a sink forgets what its flows read; what they wrote stays where it went. */
+  private void restart(DatasetDefinition sink) {
+    fullRefresh(sink, () -> {});
+  }
+
+  private void fullRefresh(DatasetDefinition dataset, Runnable reset) {
+    Path marker = pendingDir.resolve(dataset.name().key());
     try {
       Files.createDirectories(pendingDir);
-      Files.writeString(marker, table.name().key());
-      checkpoints.clear(table.name());
-      spark.sql(createStatement(table, schema, true));
+      Files.writeString(marker, dataset.name().key());
+      checkpoints.clear(dataset.name());
+      reset.run();
       Files.delete(marker);
     } catch (IOException e) {
-      throw new UncheckedIOException("cannot record the full refresh of " + table.name(), e);
+      throw new UncheckedIOException("cannot record the full refresh of " + dataset.name(), e);
     }
   }
 
