@@ -8,6 +8,7 @@ import io.sluice.execution.FlowFailedException;
 import io.sluice.execution.FlowRun;
 import io.sluice.graph.DatasetDefinition;
 import io.sluice.graph.DatasetName;
+import io.sluice.graph.ResolvedGraph;
 import io.sluice.graph.SinkDestination;
 import io.sluice.graph.SparkErrors;
 import io.sluice.graph.SparkPlans;
@@ -30,7 +31,20 @@ public final class SinkWrites {
 
   private SinkWrites() {}
 
-  /** The writer of one flow's batches into its sink, its destination checked first. */
+  /**
+   * Checks that the brokers of every Kafka sink answer, before an update writes anything:
+   * Kafka's producer would otherwise wait a minute on each batch of a flow into it.
+   */
+  public static void checkReachable(ResolvedGraph graph) {
+    for (DatasetDefinition sink : graph.graph().datasets().values()) {
+      if (sink.sink().orElse(null) instanceof SinkDestination.DataSource source
+          && source.format().equals(SinkDestination.DataSource.KAFKA)) {
+        KafkaBrokers.check(source.options(), List.of(), "kafka sink '" + sink.name().name() + "'", sink.origin());
+      }
+    }
+  }
+
+  /** The writer of one flow's batches into its sink. */
   public static BatchSink open(FlowRun run, BatchLog log) {
     DatasetDefinition sink = run.target();
     SinkDestination destination = sink.sink().orElseThrow();
@@ -40,10 +54,6 @@ public final class SinkWrites {
     SinkDestination.DataSource source = (SinkDestination.DataSource) destination;
     return switch (source.format()) {
       case SinkDestination.DataSource.DELTA -> delta(run, source, log);
-      case SinkDestination.DataSource.KAFKA -> {
-        KafkaBrokers.check(source.options(), List.of(), "sink '" + sink.name().name() + "'", sink.origin());
-        yield append(source);
-      }
       default -> append(source);
     };
   }

@@ -19,6 +19,7 @@ import io.sluice.graph.Identifiers;
 import io.sluice.graph.ResolvedFlow;
 import io.sluice.graph.ResolvedGraph;
 import io.sluice.graph.SparkErrors;
+import io.sluice.sink.SinkWrites;
 import io.sluice.spec.LibraryLoader;
 import io.sluice.spec.PipelineSpec;
 import java.time.Duration;
@@ -64,7 +65,9 @@ public final class PipelineUpdate {
   public static ResolvedGraph validate(SparkSession spark, PipelineSpec spec) {
     DataflowGraph graph = LibraryLoader.load(spec);
     useDefaultNamespace(spark, graph, false);
-    return GraphResolver.resolve(spark, graph);
+    ResolvedGraph resolved = GraphResolver.resolve(spark, graph);
+    SinkWrites.checkReachable(resolved);
+    return resolved;
   }
 
   private UpdateResult run(UpdateOptions options) {
