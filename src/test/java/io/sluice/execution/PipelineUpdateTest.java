@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.sluice.SluiceException;
 import io.sluice.eventlog.FlowState;
+import io.sluice.testing.JarBuilder;
 import io.sluice.testing.TestPipeline;
 import io.sluice.update.FlowOutcome;
 import io.sluice.update.UpdateOptions;

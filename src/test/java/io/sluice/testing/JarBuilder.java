@@ -1,4 +1,4 @@
-package io.sluice.execution;
+package io.sluice.testing;
 
 import java.io.IOException;
 import java.io.OutputStream;
@@ -12,10 +12,10 @@ import javax.tools.JavaCompiler;
 import javax.tools.ToolProvider;
 
 /** Compiles one Java source against the test classpath and packs it into a jar, as a user would ship definitions. */
-final class JarBuilder {
+public final class JarBuilder {
   private JarBuilder() {}
 
-  static void compileToJar(Path jar, String className, String source) throws IOException {
+  public static void compileToJar(Path jar, String className, String source) throws IOException {
     Path work = Files.createTempDirectory("sluice-jar");
     Path file = work.resolve("src").resolve(className.replace('.', '/') + ".java");
     Files.createDirectories(file.getParent());
