@@ -94,6 +94,8 @@ class KafkaAndSinksTest {
     assertTrue(refreshed.succeeded(), refreshed.toString());
     assertEquals(List.of("0:[a,1][b,2]", "1:[c,3]", "0:[a,1][b,2][c,3]"), ForeachBatchDefinitions.CALLS);
     assertEquals(3, p.rows("SELECT * FROM events").size(), "the table it reads is not refreshed");
+    assertEquals(List.of("[a,1]", "[b,2]", "[c,3]"), p.rows("SELECT * FROM delta.`" + dir.resolve("exports/copy") + "`"),
+        "the Java API's Delta sink, its path under the pipeline folder, is left alone");
   }
 
   @Test
