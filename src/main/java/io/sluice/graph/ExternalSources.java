@@ -26,6 +26,8 @@ import scala.jdk.javaapi.CollectionConverters;
  * pipeline ({@code sluice graph}), not for its execution.
  */
 final class ExternalSources {
+  private static final String KAFKA_SERVERS = "kafka.bootstrap.servers";
+
   private ExternalSources() {}
 
   /** Each source as a label: {@code table wanderbricks.payments}, {@code json files /abs/landing}. */
@@ -63,8 +65,7 @@ final class ExternalSources {
           : stream.sourceName() + " " + stream.table().name();
     } else if (leaf instanceof HiveTableRelation hive) {
       return "table " + hive.tableMeta().identifier().unquotedString();
-    } else if (leaf instanceof DataSourceV2Relation v2 && v2.identifier().isEmpty()
-        && v2.table().getClass().getSimpleName().startsWith("Kafka")) {
+    } else if (leaf instanceof DataSourceV2Relation v2 && v2.options().containsKey(KAFKA_SERVERS)) {
       return kafka(v2.options().asCaseSensitiveMap());
     } else if (leaf instanceof DataSourceV2Relation v2) {
       return v2.identifier().isDefined() ? "table " + v2.identifier().get() : "table " + v2.table().name();

@@ -13,6 +13,11 @@ public sealed interface FlowMode {
   /** Whether the flow must read a stream (it keeps a checkpoint). */
   boolean streaming();
 
+  /** Whether it appends each row of its query as it is: the only kind a sink takes. */
+  default boolean appends() {
+    return false;
+  }
+
   /** Whether it writes by key, replacing a few rows per file (its target gets deletion vectors). */
   default boolean keyed() {
     return false;
@@ -44,6 +49,11 @@ public sealed interface FlowMode {
     @Override
     public <R> R accept(Visitor<R> visitor) {
       return visitor.append(this);
+    }
+
+    @Override
+    public boolean appends() {
+      return true;
     }
 
     @Override

@@ -33,10 +33,10 @@ public final class GraphValidator {
             "flow '" + flow.name() + "' writes into " + target.type() + " '" + target.name()
                 + "'; flows can only write into tables and sinks");
       }
-      if (target.type() == DatasetType.SINK && !(flow.mode() instanceof FlowMode.Append)) {
-        throw new GraphException(ErrorClass.SINK_FLOW_KIND, flow.origin(), "flow '" + flow.name() + "' writes into sink '"
-            + target.name() + "' by key; a sink takes append flows only (CREATE FLOW f AS INSERT INTO "
-            + target.name().name() + " BY NAME query), AUTO CDC and REPLACE flows need a streaming table");
+      if (target.type() == DatasetType.SINK && !flow.mode().appends()) {
+        throw new GraphException(ErrorClass.SINK_FLOW_KIND, flow.origin(), "flow '" + flow.name() + "' into sink '"
+            + target.name() + "' is not an append flow; a sink takes append flows only (CREATE FLOW f AS INSERT INTO "
+            + target.name().name() + " BY NAME query): AUTO CDC and REPLACE flows need a streaming table");
       }
     }
     for (DatasetDefinition dataset : graph.datasets().values()) {

@@ -15,6 +15,20 @@ public sealed interface SinkDestination {
   /** What the summary and the graph show: the format, or {@code foreach batch}. */
   String label();
 
+  /** Whether the rows go to Kafka. */
+  default boolean isKafka() {
+    return false;
+  }
+
+  /** The options of a data source (names in any case); none for a handler. */
+  default Map<String, String> options() {
+    return Map.of();
+  }
+
+  default Optional<String> option(String name) {
+    return Optional.ofNullable(options().get(name));
+  }
+
   /**
    * A Spark data source by format ({@code delta}, {@code kafka}, {@code parquet}, ...) with its
    * options, whose names match in any case as Spark's do.
@@ -43,8 +57,9 @@ public sealed interface SinkDestination {
       return new DataSource(format, resolved);
     }
 
-    public Optional<String> option(String name) {
-      return Optional.ofNullable(options.get(name));
+    @Override
+    public boolean isKafka() {
+      return format.equals(KAFKA);
     }
 
     @Override

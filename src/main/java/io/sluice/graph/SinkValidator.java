@@ -59,19 +59,19 @@ final class SinkValidator {
       throw new GraphException(ErrorClass.FLOW_NOT_STREAMING, origin, "flow '" + flow.name() + "' into sink '"
           + sink.name() + "' reads no stream; read its source with STREAM(...)");
     }
-    if (sink.sink().orElseThrow() instanceof SinkDestination.DataSource source
-        && source.format().equals(SinkDestination.DataSource.KAFKA)) {
-      validateKafkaColumns(flow, sink, source);
+    SinkDestination destination = sink.sink().orElseThrow();
+    if (destination.isKafka()) {
+      validateKafkaColumns(flow, sink, destination);
     }
   }
 
-  private static void validateKafkaColumns(ResolvedFlow flow, DatasetDefinition sink, SinkDestination.DataSource source) {
+  private static void validateKafkaColumns(ResolvedFlow flow, DatasetDefinition sink, SinkDestination kafka) {
     StructType schema = flow.schema();
     if (!Identifiers.hasField(schema, "value")) {
       throw kafkaColumns(flow, sink, "has no 'value' column (columns: " + String.join(", ", schema.fieldNames())
           + "); select one, e.g. to_json(struct(*)) AS value");
     }
-    if (source.option("topic").isEmpty() && !Identifiers.hasField(schema, "topic")) {
+    if (kafka.option("topic").isEmpty() && !Identifiers.hasField(schema, "topic")) {
       throw kafkaColumns(flow, sink, "names no topic: give the sink the option 'topic', or the rows a 'topic' column");
     }
     requireType(flow, sink, "value", "STRING or BINARY", DataTypes.StringType, DataTypes.BinaryType);

@@ -37,10 +37,8 @@ public final class SinkWrites {
    */
   public static void checkReachable(ResolvedGraph graph) {
     for (DatasetDefinition sink : graph.graph().datasets().values()) {
-      if (sink.sink().orElse(null) instanceof SinkDestination.DataSource source
-          && source.format().equals(SinkDestination.DataSource.KAFKA)) {
-        KafkaBrokers.check(source.options(), List.of(), "kafka sink '" + sink.name().name() + "'", sink.origin());
-      }
+      sink.sink().filter(SinkDestination::isKafka).ifPresent(kafka ->
+          KafkaBrokers.check(kafka.options(), List.of(), "kafka sink '" + sink.name().name() + "'", sink.origin()));
     }
   }
 

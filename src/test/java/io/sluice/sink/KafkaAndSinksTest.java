@@ -7,6 +7,7 @@ import io.sluice.testing.KafkaBroker;
 import io.sluice.testing.TestPipeline;
 import io.sluice.update.UpdateOptions;
 import io.sluice.update.UpdateResult;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.UUID;
@@ -44,7 +45,8 @@ class KafkaAndSinksTest {
         CREATE SINK big_to_table USING delta OPTIONS (tableName = 'big_copy');
 
         CREATE FLOW to_kafka AS INSERT INTO big_to_kafka BY NAME
-        SELECT k AS key, CAST(amount AS STRING) AS value FROM STREAM(orders) WHERE amount > 100;
+        SELECT k AS key, CAST(amount AS STRING) AS value, array(named_struct('key', 'from', 'value', CAST(topic AS BINARY))) AS headers
+        FROM STREAM(orders) WHERE amount > 100;
         CREATE FLOW to_path AS INSERT INTO big_to_path BY NAME SELECT k, amount FROM STREAM(orders) WHERE amount > 100;
         CREATE FLOW to_table AS INSERT INTO big_to_table BY NAME SELECT k, amount FROM STREAM orders WHERE amount > 100;
         """.formatted(KAFKA.bootstrap(), in, out));
@@ -54,6 +56,9 @@ class KafkaAndSinksTest {
     assertEquals(List.of("[o1,50]", "[o2,500]", "[o3,900]"), p.rows("SELECT k, amount FROM orders"));
     assertEquals(List.of("[" + in + ",3]"), p.rows("SELECT topic, count(DISTINCT partition, offset) FROM orders GROUP BY topic"));
     assertEquals(List.of("o2=500", "o3=900"), keyValues(out));
+    assertEquals(List.of(in, in), KAFKA.readAll(out).stream()
+        .map(r -> new String(r.headers().lastHeader("from").value(), StandardCharsets.UTF_8)).toList(),
+        "the headers column becomes the records' headers");
     String path = dir.resolve("exports/big").toString();
     assertEquals(List.of("[o2,500]", "[o3,900]"), p.rows("SELECT * FROM delta.`" + path + "`"));
     assertEquals(List.of("[o2,500]", "[o3,900]"), p.rows("SELECT * FROM big_copy"));
@@ -76,7 +81,7 @@ class KafkaAndSinksTest {
   void foreachBatchSinkSeesStableBatchIdsAndRestartsAtZeroAfterAFullRefresh() {
     String in = topic("events");
     KAFKA.createTopic(in, 1);
-    KAFKA.send(in, "a", "1", "b", "2");
+    KAFKA.send(in, "a", "1", "b", "2", "b2", "2");
     ForeachBatchDefinitions.CALLS.clear();
     TestPipeline p = new TestPipeline(dir)
         .libraries("- glob: {include: transformations/**/*.sql}", "- class: " + ForeachBatchDefinitions.class.getName())
@@ -86,15 +91,18 @@ class KafkaAndSinksTest {
             FROM STREAM read_kafka(bootstrapServers => '%s', subscribe => '%s', startingOffsets => 'earliest');
             """.formatted(KAFKA.bootstrap(), in));
     assertTrue(p.run().succeeded());
-    KAFKA.send(in, "c", "3");
+    KAFKA.send(in, "c", "3", "b3", "2");
     assertTrue(p.run().succeeded());
-    assertEquals(List.of("0:[a,1][b,2]", "1:[c,3]"), ForeachBatchDefinitions.CALLS);
+    assertEquals(List.of("0:[a,1][b,2][b2,2]", "1:[b3,2][c,3]"), ForeachBatchDefinitions.CALLS);
+    assertEquals(List.of("1", "2", "3"), p.rows("SELECT v FROM events_once").stream().map(r -> r.substring(1, 2)).toList(),
+        "value 2, sent three times over two updates, once (Java's dropDuplicatesWithinWatermark)");
 
     UpdateResult refreshed = p.run(new UpdateOptions(false, List.of("handler"), List.of()));
     assertTrue(refreshed.succeeded(), refreshed.toString());
-    assertEquals(List.of("0:[a,1][b,2]", "1:[c,3]", "0:[a,1][b,2][c,3]"), ForeachBatchDefinitions.CALLS);
-    assertEquals(3, p.rows("SELECT * FROM events").size(), "the table it reads is not refreshed");
-    assertEquals(List.of("[a,1]", "[b,2]", "[c,3]"), p.rows("SELECT * FROM delta.`" + dir.resolve("exports/copy") + "`"),
+    assertEquals(List.of("0:[a,1][b,2][b2,2]", "1:[b3,2][c,3]", "0:[a,1][b,2][b2,2][b3,2][c,3]"), ForeachBatchDefinitions.CALLS);
+    assertEquals(5, p.rows("SELECT * FROM events").size(), "the table it reads is not refreshed");
+    assertEquals(List.of("[a,1]", "[b,2]", "[b2,2]", "[b3,2]", "[c,3]"),
+        p.rows("SELECT * FROM delta.`" + dir.resolve("exports/copy") + "`"),
         "the Java API's Delta sink, its path under the pipeline folder, is left alone");
   }
 

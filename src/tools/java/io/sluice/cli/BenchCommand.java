@@ -1,6 +1,7 @@
 package io.sluice.cli;
 
 import io.sluice.bench.AutoCdcBenchmark;
+import io.sluice.bench.KafkaBenchmark;
 import io.sluice.bench.ReplaceUsingBenchmark;
 import io.sluice.bench.SnapshotBenchmark;
 import io.sluice.session.SparkSessions;
@@ -14,15 +15,16 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Spec;
 
-/** {@code sluice bench replace-using | auto-cdc | snapshot}: the benchmarks; each prints a table of figures. */
+/** {@code sluice bench replace-using | auto-cdc | snapshot | kafka}: the benchmarks; each prints a table of figures. */
 @Command(name = "bench", description = "Benchmark a flow kind against what a user would write without it.",
-    subcommands = {BenchCommand.ReplaceUsing.class, BenchCommand.AutoCdc.class, BenchCommand.Snapshot.class})
+    subcommands = {BenchCommand.ReplaceUsing.class, BenchCommand.AutoCdc.class, BenchCommand.Snapshot.class,
+        BenchCommand.Kafka.class})
 public final class BenchCommand implements Callable<Integer>, ToolCommand {
   @Spec CommandSpec spec;
 
   @Override
   public Integer call() {
-    throw new ParameterException(spec.commandLine(), "name a benchmark: replace-using, auto-cdc or snapshot");
+    throw new ParameterException(spec.commandLine(), "name a benchmark: replace-using, auto-cdc, snapshot or kafka");
   }
 
   /** What every benchmark takes: its size, its scratch folder, and an embedded Spark there. */
@@ -73,6 +75,19 @@ public final class BenchCommand implements Callable<Integer>, ToolCommand {
     @Override
     void run(SparkSession spark, Path root) {
       new SnapshotBenchmark(spark, root, System.out).run(rows);
+    }
+  }
+
+  @Command(name = "kafka",
+      description = "Kafka to Delta through a streaming table, against Spark's own Kafka stream to Delta (a broker must run).")
+  static final class Kafka extends Benchmark {
+    @Option(names = "--bootstrap-servers", defaultValue = "127.0.0.1:9092",
+        description = "The broker (default ${DEFAULT-VALUE}: bin/sluice-kafka start).")
+    String servers;
+
+    @Override
+    void run(SparkSession spark, Path root) {
+      new KafkaBenchmark(spark, root, System.out, servers).run(rows);
     }
   }
 }
