@@ -16,7 +16,6 @@ import io.sluice.graph.GraphRegistry;
 import io.sluice.graph.SinkDestination;
 import java.nio.file.Path;
 import java.util.Arrays;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import org.apache.spark.sql.Column;
@@ -103,43 +102,7 @@ public final class RegisteringPipeline implements Pipeline {
   @Override
   public SinkBuilder sink(String name) {
     Origin origin = callerOrigin();
-    DatasetDefinition.Builder sink = DatasetDefinition.builder(qualify(name, origin), DatasetType.SINK, origin);
-    Map<String, String> options = new LinkedHashMap<>();
-    return new SinkBuilder() {
-      private String format;
-
-      @Override
-      public SinkBuilder format(String sinkFormat) {
-        format = sinkFormat;
-        return this;
-      }
-
-      @Override
-      public SinkBuilder option(String key, String value) {
-        options.put(key, value);
-        return this;
-      }
-
-      @Override
-      public SinkBuilder options(Map<String, String> more) {
-        options.putAll(more);
-        return this;
-      }
-
-      @Override
-      public SinkBuilder comment(String comment) {
-        sink.comment(comment);
-        return this;
-      }
-
-      @Override
-      public void create() {
-        if (format == null || format.isBlank()) {
-          throw new GraphException(ErrorClass.SINK_UNKNOWN_FORMAT, origin, "sink '" + name + "' needs format(...): delta, kafka, ...");
-        }
-        registry.register(sink.sink(SinkDestination.DataSource.of(format, options, pipelineFolder)).build());
-      }
-    };
+    return new SinkDefinition(registry, qualify(name, origin), pipelineFolder, origin);
   }
 
   @Override

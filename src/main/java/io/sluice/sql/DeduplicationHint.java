@@ -6,6 +6,7 @@ import io.sluice.graph.GraphException;
 import io.sluice.graph.SparkErrors;
 import io.sluice.graph.SparkPlans;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
 import java.util.Set;
@@ -56,9 +57,9 @@ final class DeduplicationHint {
       throw error(origin, NAME + " needs the columns that identify a row: " + NAME + "(order_id)");
     }
     Dataset<Row> rows = SparkPlans.ofRows(spark, child);
-    if (rows.isStreaming() && !hasWatermark(rows.queryExecution().analyzed())) {
-      throw error(origin, NAME + " needs a watermark on the rows it reads: add WATERMARK column DELAY OF INTERVAL"
-          + " 10 MINUTES after the streaming source");
+    if (rows.isStreaming() && !hasWatermark(rows)) {
+      throw error(origin, NAME + " needs a watermark on the rows the query returns: add WATERMARK column DELAY OF"
+          + " INTERVAL 10 MINUTES after the streaming source, and keep that column in the select");
     }
     try {
       return SparkPlans.logicalPlan(rows.dropDuplicatesWithinWatermark(columns.toArray(String[]::new)));
@@ -67,9 +68,9 @@ final class DeduplicationHint {
     }
   }
 
-  private static boolean hasWatermark(LogicalPlan plan) {
-    return plan instanceof EventTimeWatermark
-        || CollectionConverters.asJava(plan.children()).stream().anyMatch(DeduplicationHint::hasWatermark);
+  /** Whether a column of the rows carries a watermark (Spark marks the event time column so). */
+  private static boolean hasWatermark(Dataset<Row> rows) {
+    return Arrays.stream(rows.schema().fields()).anyMatch(f -> f.metadata().contains(EventTimeWatermark.delayKey()));
   }
 
   private static GraphException error(Origin origin, String message) {

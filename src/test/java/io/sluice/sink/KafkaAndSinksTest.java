@@ -128,6 +128,35 @@ class KafkaAndSinksTest {
         p.rows("SELECT * FROM clicks"), "c2 again within the delay and the row behind the watermark are dropped");
   }
 
+  @Test
+  void theWatermarkClauseFollowsEachKindOfStreamingSource() {
+    String in = topic("ticks");
+    KAFKA.createTopic(in, 1);
+    KAFKA.send(in, "t1", "x", "t1", "x");
+    String twice = "{\"id\": 1, \"at\": \"2026-12-01T12:00:00\"}\n";
+    TestPipeline p = new TestPipeline(dir).write("landing/a.json", twice + twice).sql("""
+        CREATE STREAMING TABLE files_all AS
+        SELECT * FROM STREAM read_files('landing', format => 'json', schema => 'id INT, at TIMESTAMP');
+
+        CREATE STREAMING TABLE from_files AS
+        SELECT /*+ DROP_DUPLICATES_WITHIN_WATERMARK(id) */ id, at
+        FROM STREAM read_files('landing', format => 'json', schema => 'id INT, at TIMESTAMP') WATERMARK at DELAY OF INTERVAL 1 MINUTE;
+
+        CREATE STREAMING TABLE from_table AS
+        SELECT /*+ DROP_DUPLICATES_WITHIN_WATERMARK(id) */ id, at FROM STREAM(files_all) WATERMARK at DELAY OF INTERVAL 1 MINUTE;
+
+        CREATE STREAMING TABLE from_kafka AS
+        SELECT /*+ DROP_DUPLICATES_WITHIN_WATERMARK(k) */ CAST(key AS STRING) AS k, timestamp
+        FROM STREAM read_kafka(bootstrapServers => '%s', subscribe => '%s', startingOffsets => 'earliest')
+             WATERMARK timestamp DELAY OF INTERVAL 1 MINUTE;
+        """.formatted(KAFKA.bootstrap(), in));
+    assertTrue(p.run().succeeded());
+    assertEquals(List.of("[2]"), p.rows("SELECT count(*) FROM files_all"));
+    assertEquals(List.of("[1]"), p.rows("SELECT count(*) FROM from_files"));
+    assertEquals(List.of("[1]"), p.rows("SELECT count(*) FROM from_table"));
+    assertEquals(List.of("[1]"), p.rows("SELECT count(*) FROM from_kafka"));
+  }
+
   private static List<String> keyValues(String topic) {
     return KAFKA.readAll(topic).stream().map(r -> r.key() + "=" + r.value()).sorted().collect(Collectors.toList());
   }

@@ -162,6 +162,10 @@ class SinkValidationTest {
         + "SELECT /*+ DROP_DUPLICATES_WITHIN_WATERMARK(id) */ * FROM STREAM read_files('landing', format => 'json');");
     assertEquals("DEDUPLICATION_WITHOUT_WATERMARK", watermark.errorClass());
     assertMentions(watermark, "add WATERMARK column DELAY OF INTERVAL");
+    SluiceException dropped = failsToRun("CREATE STREAMING TABLE t AS\n"
+        + "SELECT /*+ DROP_DUPLICATES_WITHIN_WATERMARK(id) */ id FROM (SELECT *, current_timestamp() AS at FROM STREAM "
+        + "read_files('landing', format => 'json')) WATERMARK at DELAY OF INTERVAL 1 MINUTE;");
+    assertMentions(dropped, "keep that column in the select");
     SluiceException column = failsToRun("CREATE STREAMING TABLE t AS\n"
         + "SELECT /*+ DROP_DUPLICATES_WITHIN_WATERMARK(nope) */ * FROM (SELECT *, current_timestamp() AS at FROM STREAM "
         + "read_files('landing', format => 'json')) WATERMARK at DELAY OF INTERVAL 1 MINUTE;");
