@@ -2,11 +2,13 @@ package io.sluice.eventlog;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Timestamp;
 import java.time.Duration;
 import java.time.Instant;
+import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -22,7 +24,8 @@ import org.apache.spark.sql.types.StructType;
 /**
  * The event log of a pipeline: a Delta table under {@code storage/system/event_log}.
  * Events of an update are buffered and appended in one commit per {@link #flush()}, so
- * logging does not add a Delta commit per event to the update's time.
+ * logging does not add a Delta commit per event to the update's time; until then each is in
+ * the {@link EventSpool} on disk, so a killed update loses none.
  */
 public final class EventLog {
   public static final String VIEW_NAME = "event_log";
@@ -38,22 +41,30 @@ public final class EventLog {
   private final String updateId;
   private final List<PipelineEvent> buffer = new ArrayList<>();
   private final List<EventListener> listeners = new CopyOnWriteArrayList<>();
+  private final EventSpool spool;
   private long sequence;
 
+  /** The log of a new update; what killed updates left unlogged is logged first. */
   public EventLog(SparkSession spark, Path storage, String pipelineName, String updateId) {
     this.spark = spark;
     this.location = location(storage);
     this.pipelineName = pipelineName;
     this.updateId = updateId;
+    this.spool = EventSpool.of(storage, updateId);
+    EventSpool.recover(spark, storage, location);
   }
 
   public static Path location(Path storage) {
     return storage.resolve("system").resolve("event_log");
   }
 
-  /** The event log as a DataFrame, if any update has written it. */
+  /**
+   * The event log as a DataFrame, if any update has written it, with the events of killed
+   * updates logged first (the caller holds the pipeline's lock).
+   */
   public static Optional<Dataset<Row>> read(SparkSession spark, Path storage) {
     Path path = location(storage);
+    EventSpool.recover(spark, storage, path);
     if (!Files.isDirectory(path.resolve("_delta_log"))) {
       return Optional.empty();
     }
@@ -91,10 +102,25 @@ public final class EventLog {
     List<Row> rows = buffer.stream().map(this::toRow).toList();
     spark.createDataFrame(rows, SCHEMA).write().format("delta").mode("append").save(location.toString());
     buffer.clear();
+    spool.committed();
   }
 
   private synchronized void store(PipelineEvent event) {
     buffer.add(event);
+    spool.append(toJson(event));
+  }
+
+  /** The event as a JSON line of the log's columns, as Spark's JSON reader reads them back. */
+  private String toJson(PipelineEvent e) {
+    ObjectNode line = JSON.createObjectNode();
+    line.put("id", e.id()).put("sequence", e.sequence());
+    ObjectNode origin = line.putObject("origin");
+    origin.put("pipeline_name", pipelineName).put("update_id", e.updateId())
+        .put("flow_name", e.flowName().orElse(null)).put("dataset_name", e.datasetName().orElse(null));
+    e.batchId().ifPresentOrElse(b -> origin.put("batch_id", b), () -> origin.putNull("batch_id"));
+    line.put("timestamp", e.timestamp().truncatedTo(ChronoUnit.MICROS).toString()).put("level", e.level().name()).put("event_type", e.type().label())
+        .put("message", e.message()).put("details", json(e.details())).put("error", e.error().orElse(null));
+    return line.toString();
   }
 
   private Row toRow(PipelineEvent e) {

@@ -85,6 +85,12 @@ class CrashRecoveryE2E {
     });
     Path rawCheckpoint = findCheckpoint(dir, "events_raw");
     assertTrue(commits(rawCheckpoint) < FILES, "the first run was cut short");
+    // Its events are not lost with it (§7.4): each committed batch's, then how it ended.
+    CommandResult events = Sluice.PROCESS.ok(dir, "events");
+    for (int batch = 0; batch < 3; batch++) {
+      assertTrue(events.stdout().matches("(?s).*events_raw +batch " + batch + ": 2 rows written.*"), events.stdout());
+    }
+    assertTrue(events.stdout().contains("ended without finishing: its process stopped (killed or crashed)"), events.stdout());
 
     // 2nd run: resumes, and is killed as soon as events_raw is done, while the downstream
     // streaming table and the materialized view are being updated.
