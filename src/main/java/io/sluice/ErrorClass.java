@@ -61,6 +61,8 @@ public enum ErrorClass {
   UNKNOWN_DATASET("`--refresh` or `--full-refresh` names a table the pipeline does not define"),
   RESET_NOT_ALLOWED("a full refresh of a table with `'pipelines.reset.allowed' = 'false'`"),
   FULL_REFRESH_ORPHANS_STREAM("a full refresh of a table that other tables stream from, without them"),
+  TABLE_DROPPED_OUTSIDE("a table was dropped outside the pipeline, and tables of it stream from it: the full refresh the message names rebuilds them together"),
+  CHECKPOINT_LOST("a flow's checkpoint was deleted outside the pipeline while its table holds the rows the flow wrote: the full refresh the message names rebuilds the table"),
   UPDATE_ALREADY_RUNNING("another process holds the pipeline's lock"),
   STORAGE_NOT_WRITABLE("the pipeline's storage folder cannot be created or written (permissions, a file in the way)"),
   TABLE_SCHEMA_CHANGED("a table's column changed type since the last update; a full refresh rebuilds it"),

@@ -19,9 +19,12 @@ import java.util.stream.Stream;
 public final class Checkpoints {
   private static final String APP_ID_FILE = "sluice-app-id";
   private final Path root;
+  private final Path started;
 
   public Checkpoints(Path storage) {
     this.root = storage.resolve("checkpoints");
+    // Outside the checkpoints, so that deleting them does not delete the record that they existed.
+    this.started = storage.resolve("system").resolve("started-flows");
   }
 
   public Path location(DatasetName target, DatasetName flow) {
@@ -51,9 +54,14 @@ public final class Checkpoints {
   /** The flow's stable write identity, created with its checkpoint. */
   public String appId(DatasetName target, DatasetName flow) {
     Path file = location(target, flow).resolve(APP_ID_FILE);
+    Path marker = started.resolve(safe(target.key())).resolve(safe(flow.name()));
     try {
       if (!Files.exists(file)) {
         writeAtomically(file, UUID.randomUUID().toString());
+      }
+      if (!Files.exists(marker)) {
+        Files.createDirectories(marker.getParent());
+        Files.writeString(marker, flow.name());
       }
       return Files.readString(file).trim();
     } catch (IOException e) {
@@ -72,9 +80,23 @@ public final class Checkpoints {
     Files.move(temp, file, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
   }
 
+  /**
+   * Whether the flow has a checkpoint that is gone: it ran (and kept one) since the last full
+   * refresh of its target, and the checkpoint was deleted outside the pipeline since.
+   */
+  public boolean lost(DatasetName target, DatasetName flow) {
+    return Files.exists(started.resolve(safe(target.key())).resolve(safe(flow.name()))) && !hasAppId(target, flow);
+  }
+
+  /** Whether any flow into {@code target} has kept a checkpoint since the last full refresh of it. */
+  public boolean anyStarted(DatasetName target) {
+    return Files.isDirectory(started.resolve(safe(target.key())));
+  }
+
   /** Forgets everything a table's flows have processed. */
   public void clear(DatasetName target) {
     deleteRecursively(root.resolve(safe(target.key())));
+    deleteRecursively(started.resolve(safe(target.key())));
   }
 
   static void deleteRecursively(Path dir) {

@@ -82,7 +82,9 @@ public final class PipelineUpdate {
       updateProgress("INITIALIZING");
       ResolvedGraph graph = validate(spark, spec);
       recordDefinitions(graph);
-      RefreshSelection selection = RefreshSelection.of(spark, graph, options);
+      RefreshSelection selection = RefreshSelection.of(spark, graph, options,
+          LostState.droppedTables(spark, graph, checkpoints));
+      LostState.refuseLostCheckpoints(spark, graph, checkpoints, selection);
       List<String> warnings = new ArrayList<>(graph.warnings());
       warnings.addAll(selection.warnings());
       warnings.forEach(w -> events.event(EventLevel.WARN, EventType.UPDATE_PROGRESS, w).record());

@@ -33,7 +33,11 @@ import org.apache.spark.sql.SparkSession;
  */
 public record RefreshSelection(Set<DatasetName> selected, Set<DatasetName> cleared, List<String> warnings) {
 
-  public static RefreshSelection of(SparkSession spark, ResolvedGraph graph, UpdateOptions options) {
+  /**
+   * @param dropped tables dropped outside the pipeline while their flows' checkpoints remain:
+   *     cleared as a full refresh would, with a warning
+   */
+  public static RefreshSelection of(SparkSession spark, ResolvedGraph graph, UpdateOptions options, Set<DatasetName> dropped) {
     Set<DatasetName> tables = new LinkedHashSet<>();
     graph.graph().datasets().values().stream().filter(RefreshSelection::isTarget).forEach(d -> tables.add(d.name()));
     Set<DatasetName> cleared = new LinkedHashSet<>();
@@ -47,6 +51,12 @@ public record RefreshSelection(Set<DatasetName> selected, Set<DatasetName> clear
       }
       cleared.add(table.name());
     }
+    for (DatasetName table : dropped) {
+      if (cleared.add(table)) {
+        warnings.add("table '" + table + "' was dropped outside the pipeline: rebuilt from its sources, as a full"
+            + " refresh of it would");
+      }
+    }
     if (options.fullRefreshAll()) {
       for (DatasetName name : tables) {
         if (graph.dataset(name).resetAllowed()) {
@@ -59,7 +69,7 @@ public record RefreshSelection(Set<DatasetName> selected, Set<DatasetName> clear
       keepSourcesOfUnclearedStreams(graph, cleared, warnings);
       return new RefreshSelection(tables, cleared, warnings);
     }
-    refuseOrphanedStreams(graph, cleared);
+    refuseOrphanedStreams(graph, cleared, dropped);
     Set<DatasetName> selected = new LinkedHashSet<>(cleared);
     for (String name : options.refresh()) {
       selected.add(table(spark, graph, name, "--refresh").name());
@@ -87,11 +97,16 @@ public record RefreshSelection(Set<DatasetName> selected, Set<DatasetName> clear
     }
   }
 
-  private static void refuseOrphanedStreams(ResolvedGraph graph, Set<DatasetName> cleared) {
+  private static void refuseOrphanedStreams(ResolvedGraph graph, Set<DatasetName> cleared, Set<DatasetName> dropped) {
     for (DatasetName table : cleared) {
       Set<DatasetName> readers = unclearedStreamReaders(graph, table, cleared);
       if (!readers.isEmpty()) {
         String names = readers.stream().map(DatasetName::name).collect(Collectors.joining(","));
+        if (dropped.contains(table)) {
+          throw new SluiceException(ErrorClass.TABLE_DROPPED_OUTSIDE, "table '" + table + "' was dropped outside the"
+              + " pipeline; rebuilding it from its sources restarts it, so the tables that stream from it must restart"
+              + " too: run with --full-refresh " + table.name() + "," + names);
+        }
         throw new SluiceException(ErrorClass.FULL_REFRESH_ORPHANS_STREAM,
             "a full refresh of '" + table + "' restarts it, so the tables that stream from it must restart too: "
                 + "add them (--full-refresh " + table.name() + "," + names + ")");
