@@ -25,6 +25,7 @@ import picocli.CommandLine.Spec;
       DryRunCommand.class,
       QueryCommand.class,
       EventsCommand.class,
+      HistoryCommand.class,
       GraphCommand.class,
       ReportCommand.class
     })

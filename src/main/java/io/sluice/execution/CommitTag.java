@@ -5,9 +5,12 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.util.List;
+import java.util.Optional;
+import org.apache.spark.sql.SparkSession;
 import org.apache.spark.sql.delta.actions.Action;
 import org.apache.spark.sql.delta.actions.CommitInfo;
 import org.apache.spark.sql.delta.actions.SetTransaction;
+import scala.Option;
 
 /**
  * Which batch of which flow made a Delta commit: the flow's app id and the batch (or
@@ -21,15 +24,53 @@ import org.apache.spark.sql.delta.actions.SetTransaction;
  * replayed batch reads the few commits made since it began ({@link BatchLog}).
  */
 public record CommitTag(String appId, long batch) {
+  /** Session settings naming the update and the flow that run, which tags carry for {@code sluice history}. */
+  public static final String UPDATE_CONF = "spark.sluice.update.id";
+  public static final String FLOW_CONF = "spark.sluice.flow.name";
   private static final ObjectMapper JSON = new ObjectMapper();
   private static final String SLUICE = "sluice";
 
-  /** The user metadata of a commit carrying this tag. */
-  String json() {
-    ObjectNode tag = JSON.createObjectNode();
-    tag.putObject(SLUICE).put("app", appId).put("batch", batch);
-    return tag.toString();
+  /** The user metadata of a commit carrying this tag, with the update and flow that {@code session} runs. */
+  String json(SparkSession session) {
+    return json(session.conf().getOption(UPDATE_CONF), session.conf().getOption(FLOW_CONF));
   }
+
+  /** The user metadata of a commit carrying this tag alone. */
+  String json() {
+    return json(Option.empty(), Option.empty());
+  }
+
+  private String json(Option<String> update, Option<String> flow) {
+    ObjectNode root = JSON.createObjectNode();
+    ObjectNode tag = root.putObject(SLUICE).put("app", appId).put("batch", batch);
+    if (update.isDefined()) {
+      tag.put("update", update.get());
+    }
+    if (flow.isDefined()) {
+      tag.put("flow", flow.get());
+    }
+    return root.toString();
+  }
+
+  /** What a commit's user metadata says made it: update, flow, batch; empty for a commit without a tag. */
+  public static Optional<Made> madeBy(String userMetadata) {
+    if (userMetadata == null) {
+      return Optional.empty();
+    }
+    try {
+      JsonNode tag = JSON.readTree(userMetadata).path(SLUICE);
+      if (!tag.path("batch").canConvertToLong()) {
+        return Optional.empty();
+      }
+      return Optional.of(new Made(Optional.ofNullable(tag.path("update").asText(null)),
+          Optional.ofNullable(tag.path("flow").asText(null)), tag.path("batch").asLong()));
+    } catch (JsonProcessingException e) {
+      return Optional.empty();
+    }
+  }
+
+  /** The update, flow and batch (or snapshot number) of a commit; commits tagged before Sluice recorded the first two lack them. */
+  public record Made(Optional<String> update, Optional<String> flow, long batch) {}
 
   /**
    * Whether the commit of {@code actions} carries this tag, or, made before tags existed,

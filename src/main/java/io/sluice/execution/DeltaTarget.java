@@ -2,6 +2,7 @@ package io.sluice.execution;
 
 import io.sluice.graph.DatasetName;
 import java.nio.file.Path;
+import java.util.Map;
 import java.util.function.Function;
 import org.apache.spark.sql.DataFrameReader;
 import org.apache.spark.sql.Dataset;
@@ -14,6 +15,7 @@ import org.apache.spark.sql.delta.VersionChecksum;
 import org.apache.spark.sql.types.StructType;
 import scala.Option;
 import scala.Tuple2;
+import scala.jdk.javaapi.CollectionConverters;
 
 /** A Delta table a flow commits to: a catalog table, or hidden state kept by path. */
 public final class DeltaTarget {
@@ -67,6 +69,11 @@ public final class DeltaTarget {
     Snapshot snapshot = latest.apply(spark)._2();
     Option<VersionChecksum> checksum = snapshot.checksumOpt();
     return (checksum.isDefined() ? checksum.get().numFiles() : snapshot.numOfFiles()) == 0;
+  }
+
+  /** The table's properties ({@code TBLPROPERTIES}) at its current version. */
+  public Map<String, String> properties(SparkSession spark) {
+    return CollectionConverters.asJava(latest.apply(spark)._2().metadata().configuration());
   }
 
   /** The table's schema at its current version. */

@@ -86,7 +86,7 @@ public final class DeltaWrites {
   public static <T> T tagged(SparkSession session, CommitTag tag, Supplier<T> write) {
     RuntimeConfig conf = session.conf();
     Option<String> before = conf.getOption(USER_METADATA);
-    conf.set(USER_METADATA, tag.json());
+    conf.set(USER_METADATA, tag.json(session));
     try {
       return write.get();
     } finally {

@@ -6,6 +6,7 @@ import io.sluice.eventlog.EventLog;
 import io.sluice.eventlog.EventType;
 import io.sluice.eventlog.FlowState;
 import io.sluice.execution.Checkpoints;
+import io.sluice.execution.CommitTag;
 import io.sluice.execution.FlowMetrics;
 import io.sluice.execution.FlowRun;
 import io.sluice.graph.ChangeFeed;
@@ -78,6 +79,7 @@ public final class PipelineUpdate {
     request.put("refresh", options.refresh());
     events.event(EventLevel.INFO, EventType.CREATE_UPDATE, "update " + events.updateId() + " of pipeline '"
         + spec.name() + "' started").details(request).record();
+    spark.conf().set(CommitTag.UPDATE_CONF, events.updateId());
     try {
       updateProgress("INITIALIZING");
       ResolvedGraph graph = validate(spark, spec);
@@ -104,6 +106,8 @@ public final class PipelineUpdate {
           .record();
       throw SparkErrors.unchecked(e);
     } finally {
+      spark.conf().unset(CommitTag.UPDATE_CONF);
+      spark.conf().unset(CommitTag.FLOW_CONF);
       events.flush();
     }
   }
@@ -142,6 +146,8 @@ public final class PipelineUpdate {
     try {
       flowState(flow, target, FlowState.STARTING, null);
       flowState(flow, target, FlowState.RUNNING, null);
+      // The flow's commits name it and the update (sluice history); streams copy the setting as they start.
+      spark.conf().set(CommitTag.FLOW_CONF, flow.name().name());
       flow.definition().mode().accept(new FlowPlanner(checkpoints, target.type())).execute(run);
       flowState(flow, target, FlowState.COMPLETED, null);
       return outcome(flow, target, FlowState.COMPLETED, run.metrics(), start, null);

@@ -4,6 +4,7 @@ import io.sluice.ErrorClass;
 import io.sluice.SluiceException;
 import io.sluice.execution.Checkpoints;
 import io.sluice.execution.ColumnNames;
+import io.sluice.execution.DeltaTarget;
 import io.sluice.graph.ChangeFeed;
 import io.sluice.graph.DatasetDefinition;
 import io.sluice.graph.DatasetName;
@@ -64,9 +65,9 @@ final class TableManager {
         continue;
       }
       StructType schema = graph.schemas().get(table.name());
-      if (keyed.contains(table.name())) {
-        table = withKeyedWriteProperties(table, ChangeFeed.readsChanges(graph.graph(), table.name()));
-      }
+      table = keyed.contains(table.name())
+          ? withKeyedWriteProperties(table, ChangeFeed.readsChanges(graph.graph(), table.name()))
+          : withChangeFeed(table);
       if (toClear.contains(table.name())) {
         clear(table, schema);
       } else if (!spark.catalog().tableExists(table.name().quoted())) {
@@ -91,6 +92,19 @@ final class TableManager {
       builder.property(ChangeFeed.ENABLE_PROPERTY, "true");
     }
     return builder.build();
+  }
+
+  /**
+   * A table that only appends or is replaced whole records its changes unless its definition
+   * says otherwise, so that {@code table_changes} works on it: such commits write no extra files
+   * for the feed. (A keyed table's MERGE would: it records them only when a stream reads them.)
+   */
+  private static DatasetDefinition withChangeFeed(DatasetDefinition table) {
+    if (table.properties().containsKey(ChangeFeed.ENABLE_PROPERTY)) {
+      return table;
+    }
+    return DatasetDefinition.builder(table.name(), table.type(), table.origin()).from(table)
+        .property(ChangeFeed.ENABLE_PROPERTY, "true").build();
   }
 
   private void clear(DatasetDefinition table, StructType schema) {
@@ -150,6 +164,12 @@ final class TableManager {
       String columns = added.stream().map(f -> new StructType(new StructField[] {f}).toDDL())
           .collect(Collectors.joining(", "));
       spark.sql("ALTER TABLE " + table.name().quoted() + " ADD COLUMNS (" + columns + ")");
+    }
+    // A table made before Sluice turned the change feed on gets it from its next update on.
+    String feed = table.properties().get(ChangeFeed.ENABLE_PROPERTY);
+    if ("true".equals(feed) && !feed.equals(DeltaTarget.table(table.name()).properties(spark).get(ChangeFeed.ENABLE_PROPERTY))) {
+      spark.sql("ALTER TABLE " + table.name().quoted() + " SET TBLPROPERTIES (" + literal(ChangeFeed.ENABLE_PROPERTY)
+          + " = 'true')");
     }
   }
 
