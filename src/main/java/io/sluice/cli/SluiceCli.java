@@ -26,6 +26,7 @@ import picocli.CommandLine.Spec;
       QueryCommand.class,
       EventsCommand.class,
       HistoryCommand.class,
+      MaintainCommand.class,
       GraphCommand.class,
       ReportCommand.class
     })

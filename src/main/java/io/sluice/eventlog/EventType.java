@@ -2,9 +2,9 @@ package io.sluice.eventlog;
 
 import java.util.Locale;
 
-/** The kinds of event an update records (SEMANTICS §8). */
+/** The kinds of event an update (or a maintenance) records (SEMANTICS §8, §11.1). */
 public enum EventType {
-  CREATE_UPDATE, UPDATE_PROGRESS, DATASET_DEFINITION, FLOW_DEFINITION, FLOW_PROGRESS;
+  CREATE_UPDATE, UPDATE_PROGRESS, DATASET_DEFINITION, FLOW_DEFINITION, FLOW_PROGRESS, MAINTENANCE;
 
   /** The spelling stored in the log: {@code flow_progress}. */
   public String label() {

@@ -76,6 +76,12 @@ public final class DeltaTarget {
     return CollectionConverters.asJava(latest.apply(spark)._2().metadata().configuration());
   }
 
+  /** How many data files the table's current version has, and their bytes. */
+  public long[] filesAndBytes(SparkSession spark) {
+    Snapshot snapshot = latest.apply(spark)._2();
+    return new long[] {snapshot.numOfFiles(), snapshot.sizeInBytes()};
+  }
+
   /** The table's schema at its current version. */
   public StructType schema(SparkSession spark) {
     return latest.apply(spark)._2().schema();

@@ -28,6 +28,10 @@ public record DatasetDefinition(
     Origin origin) {
 
   public static final String RESET_ALLOWED = "pipelines.reset.allowed";
+  /** {@code false}: updates do not maintain the table (SEMANTICS §11.1); {@code sluice maintain} still does. */
+  public static final String AUTO_OPTIMIZE = "pipelines.autoOptimize.managed";
+  /** The columns maintenance Z-orders the table by, comma-separated. */
+  public static final String Z_ORDER_COLUMNS = "pipelines.autoOptimize.zOrderCols";
 
   public DatasetDefinition {
     expectations = List.copyOf(expectations);

@@ -100,6 +100,7 @@ public final class GraphValidator {
         continue;
       }
       StructType schema = graph.schemas().get(dataset.name());
+      validateZOrder(dataset, schema);
       List<String> layoutColumns = new ArrayList<>(dataset.partitionColumns());
       layoutColumns.addAll(dataset.clusterColumns());
       for (String column : layoutColumns) {
@@ -112,6 +113,24 @@ public final class GraphValidator {
       Optional<StructType> changes = graph.flowsInto(dataset.name()).stream()
           .filter(f -> f.output().changeEvents()).map(ResolvedFlow::schema).findFirst();
       validateExpectations(spark, dataset, changes.orElse(schema));
+    }
+  }
+
+  private static void validateZOrder(DatasetDefinition table, StructType schema) {
+    String columns = table.properties().get(DatasetDefinition.Z_ORDER_COLUMNS);
+    if (columns == null || columns.isBlank()) {
+      return;
+    }
+    if (!table.clusterColumns().isEmpty()) {
+      throw new GraphException(ErrorClass.INVALID_TABLE_PROPERTY, table.origin(), "'" + table.name() + "' has "
+          + DatasetDefinition.Z_ORDER_COLUMNS + " and CLUSTER BY; maintenance clusters it by its CLUSTER BY columns: remove one");
+    }
+    for (String column : columns.split(",")) {
+      if (!Identifiers.hasField(schema, column.trim())) {
+        throw new GraphException(ErrorClass.INVALID_TABLE_PROPERTY, table.origin(), DatasetDefinition.Z_ORDER_COLUMNS
+            + " of '" + table.name() + "' names '" + column.trim() + "', which is not one of its columns ("
+            + String.join(", ", schema.fieldNames()) + ")");
+      }
     }
   }
 

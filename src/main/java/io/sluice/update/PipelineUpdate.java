@@ -95,6 +95,9 @@ public final class PipelineUpdate {
       useDefaultNamespace(spark, graph.graph(), true);
       updateProgress("RUNNING");
       List<FlowOutcome> outcomes = runFlows(graph, selection, start);
+      if (outcomes.stream().noneMatch(o -> o.state() == FlowState.FAILED)) {
+        maintainDueTables(graph);
+      }
       UpdateResult result = new UpdateResult(events.updateId(), outcomes, warnings,
           Duration.between(start, Instant.now()));
       updateProgress(result.succeeded() ? "COMPLETED" : "FAILED");
@@ -109,6 +112,15 @@ public final class PipelineUpdate {
       spark.conf().unset(CommitTag.UPDATE_CONF);
       spark.conf().unset(CommitTag.FLOW_CONF);
       events.flush();
+    }
+  }
+
+  /** Maintenance is the update's chore, not its purpose: a failure of it is a warning. */
+  private void maintainDueTables(ResolvedGraph graph) {
+    try {
+      new TableMaintenance(spark, spec.storage(), events).maintainDue(graph);
+    } catch (Exception e) {
+      events.event(EventLevel.WARN, EventType.MAINTENANCE, "maintenance failed: " + SparkErrors.firstLine(e)).record();
     }
   }
 
