@@ -90,6 +90,7 @@ public final class PipelineUpdate {
       List<String> warnings = new ArrayList<>(graph.warnings());
       warnings.addAll(selection.warnings());
       warnings.forEach(w -> events.event(EventLevel.WARN, EventType.UPDATE_PROGRESS, w).record());
+      graph.graph().datasets().values().stream().filter(d -> d.type().isTable()).forEach(d -> FlowRetries.of(spark, d));
       updateProgress("SETTING_UP_TABLES");
       new TableManager(spark, checkpoints, spec.storage()).prepare(graph, selection);
       useDefaultNamespace(spark, graph.graph(), true);
@@ -160,7 +161,7 @@ public final class PipelineUpdate {
       flowState(flow, target, FlowState.RUNNING, null);
       // The flow's commits name it and the update (sluice history); streams copy the setting as they start.
       spark.conf().set(CommitTag.FLOW_CONF, flow.name().name());
-      flow.definition().mode().accept(new FlowPlanner(checkpoints, target.type())).execute(run);
+      executeWithRetries(run);
       flowState(flow, target, FlowState.COMPLETED, null);
       return outcome(flow, target, FlowState.COMPLETED, run.metrics(), start, null);
     } catch (Exception e) {
@@ -172,6 +173,30 @@ public final class PipelineUpdate {
           .error(FlowOutcome.describe(e))
           .record();
       return outcome(flow, target, FlowState.FAILED, run.metrics(), start, e);
+    }
+  }
+
+  /** Runs the flow, again after a failure that may pass, as often as its retries allow; a retry resumes from the checkpoint. */
+  private void executeWithRetries(FlowRun run) {
+    FlowRetries retries = FlowRetries.of(spark, run.target());
+    for (int retry = 1; ; retry++) {
+      try {
+        run.flow().definition().mode().accept(new FlowPlanner(checkpoints, run.target().type())).execute(run);
+        return;
+      } catch (RuntimeException e) {
+        if (retry > retries.attempts() || !FlowRetries.retryable(e)) {
+          throw e;
+        }
+        Duration wait = FlowRetries.backoff(retry);
+        run.warn("failed (" + FlowOutcome.describe(e) + "); retry " + retry + " of " + retries.attempts() + " in "
+            + wait.toSeconds() + " s", Map.of("retry", retry, "max_retries", retries.attempts()));
+        try {
+          Thread.sleep(wait.toMillis());
+        } catch (InterruptedException interrupted) {
+          Thread.currentThread().interrupt();
+          throw e;
+        }
+      }
     }
   }
 
