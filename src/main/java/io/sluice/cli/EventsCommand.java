@@ -26,7 +26,22 @@ final class EventsCommand extends FolderCommand {
 
   @Override
   int run(PipelineSpec spec, SparkSession spark) {
-    Optional<Dataset<Row>> log = EventLog.read(spark, spec.storage());
+    return print(EventLog.read(spark, spec.storage()));
+  }
+
+  @Override
+  boolean readsWhileUpdating() {
+    return true;
+  }
+
+  /** While an update runs, its events so far: those committed to the log and those still spooled. */
+  @Override
+  int runWhileUpdating(PipelineSpec spec, SparkSession spark, String holder) {
+    err().println("(reading while " + holder + " updates the pipeline)");
+    return print(EventLog.readWhileRunning(spark, spec.storage()));
+  }
+
+  private int print(Optional<Dataset<Row>> log) {
     if (log.isEmpty()) {
       out().println("no updates yet: run 'sluice run' first");
       return 0;

@@ -1,5 +1,6 @@
 package io.sluice.cli;
 
+import io.sluice.ErrorClass;
 import io.sluice.SluiceException;
 import io.sluice.spec.PipelineSpec;
 import io.sluice.spec.SpecLoader;
@@ -36,7 +37,21 @@ abstract class PipelineCommand implements Callable<Integer> {
     Path dir = dir();
     try {
       PipelineSpec spec = SpecLoader.load(dir);
-      try (PipelineLock lock = PipelineLock.acquire(spec.storage(), spec.name(), command.qualifiedName())) {
+      PipelineLock lock;
+      try {
+        lock = PipelineLock.acquire(spec.storage(), spec.name(), command.qualifiedName());
+      } catch (SluiceException busy) {
+        if (!readsWhileUpdating() || !ErrorClass.UPDATE_ALREADY_RUNNING.name().equals(busy.errorClass())) {
+          throw busy;
+        }
+        SparkSession spark = sessions.openReader(spec);
+        try {
+          return runWhileUpdating(spec, spark, PipelineLock.holder(spec.storage()));
+        } finally {
+          sessions.release(spark);
+        }
+      }
+      try (lock) {
         SparkSession spark = sessions.open(spec);
         try {
           return run(spec, spark);
@@ -63,6 +78,20 @@ abstract class PipelineCommand implements Callable<Integer> {
   abstract Path dir();
 
   abstract int run(PipelineSpec spec, SparkSession spark);
+
+  /** Whether the command reads, and may do so while another process holds the pipeline (an update). */
+  boolean readsWhileUpdating() {
+    return false;
+  }
+
+  /**
+   * The command while {@code holder} (e.g. "sluice run (pid 12, since 10:02:11)") holds the
+   * pipeline, in a session of its own ({@link SessionSource#openReader}); only for commands
+   * that {@link #readsWhileUpdating}.
+   */
+  int runWhileUpdating(PipelineSpec spec, SparkSession spark, String holder) {
+    throw new UnsupportedOperationException(command.qualifiedName() + " does not read while an update runs");
+  }
 
   int fail(Throwable e, String message) {
     err().println(message);

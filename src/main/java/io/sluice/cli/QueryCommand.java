@@ -1,11 +1,14 @@
 package io.sluice.cli;
 
+import io.sluice.ErrorClass;
+import io.sluice.SluiceException;
 import io.sluice.eventlog.EventLog;
 import io.sluice.spec.LibraryLoader;
 import io.sluice.spec.PipelineSpec;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.regex.Pattern;
 import org.apache.spark.sql.SparkSession;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -15,6 +18,11 @@ import picocli.CommandLine.Parameters;
 /** {@code sluice query}: any Spark SQL statement against the pipeline's catalog, and its event log. */
 @Command(name = "query", description = "Run a Spark SQL statement against the pipeline's catalog (event_log is the event log).")
 final class QueryCommand extends PipelineCommand {
+  /** The statements that only read, by their first word (after any comments and parentheses). */
+  private static final Pattern READS = Pattern.compile(
+      "^(\\s|--[^\\n]*\\n|/\\*.*?\\*/|\\()*(SELECT|WITH|SHOW|DESCRIBE|DESC|EXPLAIN|VALUES|FROM|TABLE)\\b",
+      Pattern.CASE_INSENSITIVE | Pattern.DOTALL);
+
   @Option(names = "--format", defaultValue = "table", description = "table, csv or json (JSON Lines).")
   ResultPrinter.Format format;
 
@@ -47,6 +55,29 @@ final class QueryCommand extends PipelineCommand {
   int run(PipelineSpec spec, SparkSession spark) {
     useNamespace(spark, spec);
     EventLog.read(spark, spec.storage()).ifPresent(log -> log.createOrReplaceTempView(EventLog.VIEW_NAME));
+    return print(spark);
+  }
+
+  @Override
+  boolean readsWhileUpdating() {
+    return true;
+  }
+
+  /** While an update runs: statements that read, on the tables as of their latest commits. */
+  @Override
+  int runWhileUpdating(PipelineSpec spec, SparkSession spark, String holder) {
+    if (!READS.matcher(sql()).lookingAt()) {
+      throw new SluiceException(ErrorClass.UPDATE_ALREADY_RUNNING, "pipeline '" + spec.name() + "' is being updated by "
+          + holder + "; while it runs, sluice query only reads (SELECT, WITH, SHOW, DESCRIBE, EXPLAIN): run this"
+          + " statement when it has finished");
+    }
+    ReaderCatalog.register(spark, spec);
+    EventLog.readWhileRunning(spark, spec.storage()).ifPresent(log -> log.createOrReplaceTempView(EventLog.VIEW_NAME));
+    err().println("(reading while " + holder + " updates the pipeline: each table as of its latest commit)");
+    return print(spark);
+  }
+
+  private int print(SparkSession spark) {
     spark.conf().set("spark.sql.jsonGenerator.ignoreNullFields", "false");
     ResultPrinter.print(spark.sql(sql()), format, out());
     return 0;

@@ -18,12 +18,20 @@ interface SessionSource {
     }
 
     @Override
+    public SparkSession openReader(PipelineSpec spec) {
+      return SparkSessions.openReader(spec);
+    }
+
+    @Override
     public void release(SparkSession spark) {
       spark.stop();
     }
   };
 
   SparkSession open(PipelineSpec spec);
+
+  /** A session that reads while an update holds the pipeline ({@link SparkSessions#openReader}). */
+  SparkSession openReader(PipelineSpec spec);
 
   void release(SparkSession spark);
 
@@ -32,6 +40,11 @@ interface SessionSource {
     return new SessionSource() {
       @Override
       public SparkSession open(PipelineSpec spec) {
+        return spark;
+      }
+
+      @Override
+      public SparkSession openReader(PipelineSpec spec) {
         return spark;
       }
 

@@ -71,6 +71,21 @@ public final class EventLog {
     return Optional.of(spark.read().format("delta").load(path.toString()));
   }
 
+  /**
+   * The event log while an update runs, read only: the committed events and those the running
+   * update has spooled but not committed yet (the spool is the running update's, so it is read,
+   * never moved).
+   */
+  public static Optional<Dataset<Row>> readWhileRunning(SparkSession spark, Path storage) {
+    Path path = location(storage);
+    Optional<Dataset<Row>> spooled = EventSpool.read(spark, storage);
+    if (!Files.isDirectory(path.resolve("_delta_log"))) {
+      return spooled;
+    }
+    Dataset<Row> committed = spark.read().format("delta").load(path.toString());
+    return Optional.of(spooled.map(s -> committed.unionByName(s).dropDuplicates("id")).orElse(committed));
+  }
+
   public String updateId() {
     return updateId;
   }

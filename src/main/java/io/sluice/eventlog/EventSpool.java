@@ -94,23 +94,34 @@ final class EventSpool {
         "{\"state\":\"FAILED\"}", "the process running the update stopped before the update ended"));
   }
 
+  /** The events spooled and not yet committed, read as they are, if there are any. */
+  static Optional<Dataset<Row>> read(SparkSession spark, Path storage) {
+    List<Path> files = files(folder(storage));
+    if (files.isEmpty()) {
+      return Optional.empty();
+    }
+    return Optional.of(spark.read().schema(EventLog.SCHEMA).json(files.stream().map(Path::toString).toArray(String[]::new))
+        .where(col("id").isNotNull()));
+  }
+
+  private static List<Path> files(Path folder) {
+    if (!Files.isDirectory(folder)) {
+      return List.of();
+    }
+    try (Stream<Path> listed = Files.list(folder)) {
+      return listed.filter(p -> p.getFileName().toString().endsWith(".jsonl")).toList();
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot list the event spool " + folder, e);
+    }
+  }
+
   /**
    * Appends to the Delta log at {@code log} the events that updates killed before committing
    * them left in the spool (those already in the log are not appended twice), then an event
    * per such update saying it ended without finishing. The caller holds the pipeline's lock.
    */
   static void recover(SparkSession spark, Path storage, Path log) {
-    Path folder = folder(storage);
-    if (!Files.isDirectory(folder)) {
-      return;
-    }
-    List<Path> files;
-    try (Stream<Path> listed = Files.list(folder)) {
-      files = listed.filter(p -> p.getFileName().toString().endsWith(".jsonl")).toList();
-    } catch (IOException e) {
-      throw new UncheckedIOException("cannot list the event spool " + folder, e);
-    }
-    for (Path spooled : files) {
+    for (Path spooled : files(folder(storage))) {
       // A line cut short by the kill does not parse: PERMISSIVE reads it as a row without an id.
       Dataset<Row> events = spark.read().schema(EventLog.SCHEMA).json(spooled.toString()).where(col("id").isNotNull());
       Dataset<Row> missing = Files.isDirectory(log.resolve("_delta_log"))

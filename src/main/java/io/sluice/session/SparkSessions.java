@@ -30,6 +30,29 @@ public final class SparkSessions {
     return builder.getOrCreate();
   }
 
+  /**
+   * A session for reading while an update holds the pipeline. Embedded, the Derby metastore
+   * admits one process, which the update is: this session's catalog is Spark's in-memory one,
+   * to be filled with the pipeline's tables by their locations. On a cluster the shared
+   * metastore admits many, and the session is the usual one.
+   */
+  public static SparkSession openReader(PipelineSpec spec) {
+    boolean embedded = !new SparkConf().contains("spark.master") && !spec.configuration().containsKey("spark.master");
+    if (!embedded) {
+      return open(spec);
+    }
+    SparkSession.Builder builder = SparkSession.builder().appName("sluice (reading): " + spec.name());
+    embeddedDefaults(spec.storage()).forEach(builder::config);
+    sessionSettings().forEach(builder::config);
+    spec.configuration().forEach(builder::config);
+    return builder.config("spark.sql.catalogImplementation", "in-memory").getOrCreate();
+  }
+
+  /** Whether {@code spark}'s catalog is its own, in memory: a reader's while an update runs. */
+  public static boolean inMemoryCatalog(SparkSession spark) {
+    return "in-memory".equals(spark.conf().get("spark.sql.catalogImplementation", "in-memory"));
+  }
+
   /** Settings every Sluice session needs, embedded or not. */
   public static Map<String, String> sessionSettings() {
     return Map.of(

@@ -71,6 +71,15 @@ public final class PipelineLock implements AutoCloseable {
         + "; give the user running Sluice write access, or set storage in spark-pipeline.yml to a folder it can write");
   }
 
+  /** Who holds (or last held) the pipeline's lock, as its lock file names it. */
+  public static String holder(Path storage) {
+    try (FileChannel channel = FileChannel.open(storage.resolve(FILE), StandardOpenOption.READ)) {
+      return holder(channel);
+    } catch (IOException e) {
+      return "another process";
+    }
+  }
+
   private static String holder(FileChannel channel) throws IOException {
     ByteBuffer text = ByteBuffer.allocate(512);
     channel.read(text, 0);

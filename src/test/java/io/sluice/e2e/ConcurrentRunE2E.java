@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
 import io.sluice.testing.CommandResult;
+import io.sluice.testing.JsonRows;
 import io.sluice.testing.PipelineFolder;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -12,7 +13,10 @@ import java.time.Duration;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** Two concurrent updates of one pipeline: the second refuses to start (SEMANTICS §7.3). */
+/**
+ * Two concurrent updates of one pipeline: the second refuses to start (SEMANTICS §7.3); while
+ * the first runs, {@code sluice query} and {@code sluice events} read, and DDL is refused.
+ */
 class ConcurrentRunE2E {
   @TempDir Path dir;
 
@@ -24,7 +28,7 @@ class ConcurrentRunE2E {
             AS SELECT * FROM STREAM read_files('landing', format => 'json', schema => 'id INT',
               maxFilesPerTrigger => '1');
             """);
-    for (int i = 1; i <= 8; i++) {
+    for (int i = 1; i <= 30; i++) {
       pipeline.json("landing/items-" + i + ".json", "{\"id\": " + i + "}");
     }
 
@@ -40,8 +44,26 @@ class ConcurrentRunE2E {
         Thread.sleep(20);
       }
 
-      CommandResult second = Sluice.PROCESS.run(dir, "run");
-      assertTrue(first.process.isAlive(), "the first run was still going when the second one ended");
+      Sluice.Running secondRun = Sluice.start(dir, "run");
+      Sluice.Running count = Sluice.start(dir, "query", "--format", "json", "SELECT count(*) AS n FROM items");
+      Sluice.Running events = Sluice.start(dir, "events");
+      Sluice.Running drop = Sluice.start(dir, "query", "DROP TABLE items");
+      CommandResult second = secondRun.await(Sluice.TIMEOUT);
+      CommandResult counted = count.await(Sluice.TIMEOUT);
+      CommandResult listed = events.await(Sluice.TIMEOUT);
+      CommandResult dropped = drop.await(Sluice.TIMEOUT);
+      assertTrue(first.process.isAlive(), "the first run was still going when the others ended");
+
+      // Reading goes on beside the update, on each table as of its latest commit (SEMANTICS §10, issue 13).
+      assertEquals(0, counted.exit(), counted::toString);
+      long n = JsonRows.parseLines(counted.stdout()).get(0).get("n").asLong();
+      assertTrue(n >= 0 && n < 30, "items as of a commit of the running update: " + n);
+      assertEquals(0, listed.exit(), listed::toString);
+      assertTrue(listed.stdout().contains("update is RUNNING"), () -> "the running update's events: " + listed);
+      assertTrue(dropped.exit() != 0 && dropped.errorLines().size() == 1
+          && dropped.stderr().contains("while it runs, sluice query only reads"), dropped::toString);
+      assertTrue(Files.isDirectory(dir.resolve(".sluice/warehouse/items/_delta_log")), "nothing dropped");
+
       assertTrue(second.exit() != 0, () -> "the second run must refuse: " + second);
       assertTrue(second.stderr().contains("is in use by sluice run (pid " + first.process.pid() + ", since "), () -> "a clear message naming the holder: " + second);
       assertEquals(1, second.errorLines().size(), () -> "one line: " + second);

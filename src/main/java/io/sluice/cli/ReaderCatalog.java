@@ -1,0 +1,45 @@
+package io.sluice.cli;
+
+import io.sluice.graph.DataflowGraph;
+import io.sluice.graph.DatasetDefinition;
+import io.sluice.graph.Identifiers;
+import io.sluice.session.SparkSessions;
+import io.sluice.spec.LibraryLoader;
+import io.sluice.spec.PipelineSpec;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Locale;
+import org.apache.spark.sql.SparkSession;
+
+/**
+ * The pipeline's tables in a reader's in-memory catalog, while an update holds the embedded
+ * metastore: each is registered by its location in the warehouse (Hive's layout: {@code
+ * warehouse/t} in the default schema, {@code warehouse/s.db/t} in another), so queries see
+ * each table as of its latest commit, by the names the pipeline gives them.
+ */
+final class ReaderCatalog {
+  private ReaderCatalog() {}
+
+  static void register(SparkSession spark, PipelineSpec spec) {
+    if (!SparkSessions.inMemoryCatalog(spark)) {
+      return;
+    }
+    Path warehouse = Path.of(spark.conf().get("spark.sql.warehouse.dir").replaceFirst("^file:", ""));
+    DataflowGraph graph = LibraryLoader.load(spec);
+    for (DatasetDefinition table : graph.datasets().values()) {
+      if (!table.type().isTable()) {
+        continue;
+      }
+      String database = table.name().database().toLowerCase(Locale.ROOT);
+      Path location = (database.equals(LibraryLoader.DEFAULT_DATABASE) ? warehouse : warehouse.resolve(database + ".db"))
+          .resolve(table.name().name().toLowerCase(Locale.ROOT));
+      if (Files.isDirectory(location.resolve("_delta_log"))) {
+        spark.sql("CREATE DATABASE IF NOT EXISTS " + Identifiers.quote(table.name().database()));
+        spark.sql("CREATE TABLE IF NOT EXISTS " + table.name().quoted() + " USING delta LOCATION '"
+            + location.toString().replace("\\", "\\\\").replace("'", "\\'") + "'");
+      }
+    }
+    spark.sql("CREATE DATABASE IF NOT EXISTS " + Identifiers.quote(graph.defaultDatabase()));
+    spark.catalog().setCurrentDatabase(graph.defaultDatabase());
+  }
+}
