@@ -21,6 +21,12 @@ public final class ChangeFeed {
         .anyMatch(f -> f.mode().changesRows());
   }
 
+  /** Whether {@code table} has a column named like one of the feed's, which a table with a feed cannot have. */
+  public static boolean hasFeedColumns(StructType table) {
+    return Identifiers.hasField(table, "_change_type") || Identifiers.hasField(table, "_commit_version")
+        || Identifiers.hasField(table, "_commit_timestamp");
+  }
+
   /** The table's columns followed by the feed's. */
   public static StructType schema(StructType table) {
     return table

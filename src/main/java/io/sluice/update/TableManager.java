@@ -67,7 +67,7 @@ final class TableManager {
       StructType schema = graph.schemas().get(table.name());
       table = keyed.contains(table.name())
           ? withKeyedWriteProperties(table, ChangeFeed.readsChanges(graph.graph(), table.name()))
-          : withChangeFeed(table);
+          : withChangeFeed(table, schema);
       if (toClear.contains(table.name())) {
         clear(table, schema);
       } else if (!spark.catalog().tableExists(table.name().quoted())) {
@@ -98,9 +98,10 @@ final class TableManager {
    * A table that only appends or is replaced whole records its changes unless its definition
    * says otherwise, so that {@code table_changes} works on it: such commits write no extra files
    * for the feed. (A keyed table's MERGE would: it records them only when a stream reads them.)
+   * A table that keeps a feed's own columns (a stream of another table's changes) cannot have one.
    */
-  private static DatasetDefinition withChangeFeed(DatasetDefinition table) {
-    if (table.properties().containsKey(ChangeFeed.ENABLE_PROPERTY)) {
+  private static DatasetDefinition withChangeFeed(DatasetDefinition table, StructType schema) {
+    if (table.properties().containsKey(ChangeFeed.ENABLE_PROPERTY) || ChangeFeed.hasFeedColumns(schema)) {
       return table;
     }
     return DatasetDefinition.builder(table.name(), table.type(), table.origin()).from(table)

@@ -43,7 +43,7 @@ class FirstHourTest {
     CommandResult none = IN_PROCESS.execute();
     assertEquals(2, none.exit(), none::toString);
     assertEquals(1, none.errorLines().size(), none::toString);
-    assertTrue(none.stderr().startsWith("error: name a command: init, run, dry-run, query, events, graph, report"), none::toString);
+    assertTrue(none.stderr().startsWith("error: name a command: init, run, dry-run, query, events, history, maintain, graph, report"), none::toString);
 
     CommandResult unknown = IN_PROCESS.execute("run", "--nope");
     assertEquals(2, unknown.exit(), unknown::toString);
