@@ -7,6 +7,7 @@ import io.sluice.execution.DeltaTarget;
 import io.sluice.execution.FlowExecutor;
 import io.sluice.execution.FlowRun;
 import io.sluice.execution.OnceMarker;
+import io.sluice.execution.SourceFingerprint;
 import io.sluice.graph.FlowMode;
 import io.sluice.graph.SnapshotSource;
 import java.util.Map;

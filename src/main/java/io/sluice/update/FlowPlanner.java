@@ -28,7 +28,7 @@ final class FlowPlanner implements FlowMode.Visitor<FlowExecutor> {
   public FlowExecutor append(FlowMode.Append mode) {
     return switch (target) {
       case STREAMING_TABLE -> StreamingFlowExecutor.append(checkpoints);
-      case MATERIALIZED_VIEW -> new MaterializedViewExecutor();
+      case MATERIALIZED_VIEW -> new MaterializedViewExecutor(checkpoints);
       case TEMPORARY_VIEW, PERSISTED_VIEW -> new ViewExecutor();
       case SINK -> new StreamingFlowExecutor(checkpoints, (run, table, log) -> SinkWrites.open(run, log));
     };

@@ -1,4 +1,4 @@
-package io.sluice.cdc;
+package io.sluice.execution;
 
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
@@ -23,17 +23,18 @@ import org.apache.spark.sql.execution.datasources.LogicalRelation;
 import scala.runtime.BoxedUnit;
 
 /**
- * What a snapshot query reads, as a digest of its analyzed plan, its settings and the Delta
+ * What a query reads, as a digest of its analyzed plan, its settings and the Delta
  * version of every table it scans: two equal fingerprints give the same rows, so a periodic
- * snapshot whose fingerprint did not change need not read its source again.
+ * snapshot, or a materialized view, whose fingerprint did not change need not read its
+ * sources again.
  *
  * <p>Only a query over Delta tables and constants, whose expressions are deterministic, do not
  * read the clock and hold no subquery, has one; any other query is read on every update.
  */
-final class SourceFingerprint {
+public final class SourceFingerprint {
   private SourceFingerprint() {}
 
-  static Optional<String> of(Dataset<Row> query, Map<String, String> sqlConf) {
+  public static Optional<String> of(Dataset<Row> query, Map<String, String> sqlConf) {
     LogicalPlan plan = query.queryExecution().analyzed();
     List<String> tables = new ArrayList<>();
     boolean[] repeatable = {true};
