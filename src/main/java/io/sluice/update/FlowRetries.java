@@ -3,6 +3,7 @@ package io.sluice.update;
 import io.sluice.ErrorClass;
 import io.sluice.SluiceException;
 import io.sluice.graph.DatasetDefinition;
+import io.sluice.graph.ResolvedGraph;
 import java.time.Duration;
 import org.apache.spark.sql.SparkSession;
 
@@ -33,6 +34,11 @@ record FlowRetries(int attempts) {
       throw new SluiceException(ErrorClass.INVALID_TABLE_PROPERTY, target.origin(), MAX_ATTEMPTS + " of '" + target.name()
           + "' is '" + value + "'; it takes a whole number of retries, 0 or more");
     }
+  }
+
+  /** Refuses, before anything runs, a table whose retry count is no whole number of 0 or more. */
+  static void validate(SparkSession spark, ResolvedGraph graph) {
+    graph.graph().datasets().values().stream().filter(d -> d.type().isTable()).forEach(table -> of(spark, table));
   }
 
   /** Whether a failure may pass on another try. */

@@ -90,7 +90,7 @@ public final class PipelineUpdate {
       List<String> warnings = new ArrayList<>(graph.warnings());
       warnings.addAll(selection.warnings());
       warnings.forEach(w -> events.event(EventLevel.WARN, EventType.UPDATE_PROGRESS, w).record());
-      graph.graph().datasets().values().stream().filter(d -> d.type().isTable()).forEach(d -> FlowRetries.of(spark, d));
+      FlowRetries.validate(spark, graph);
       updateProgress("SETTING_UP_TABLES");
       new TableManager(spark, checkpoints, spec.storage()).prepare(graph, selection);
       useDefaultNamespace(spark, graph.graph(), true);
