@@ -53,7 +53,7 @@ public final class SnapshotFlowExecutor implements FlowExecutor {
       }
       Optional<String> source = fingerprint(run, next.get());
       if (source.isPresent() && log.last().flatMap(SnapshotEntry::source).equals(withTargetVersion(run, source))) {
-        run.info("its source has not changed since its last snapshot; not read", Map.of("snapshot", log.nextNumber() - 1));
+        run.unchanged("its source has not changed since its last snapshot; not read", Map.of("snapshot", log.nextNumber() - 1));
         break;
       }
       Object version = checkVersion(run, next.get().version(), last);
@@ -97,7 +97,7 @@ public final class SnapshotFlowExecutor implements FlowExecutor {
     if (mode.versions().isPresent()) {
       return mode.versions().get().next(run.resolution(), last);
     }
-    return Optional.of(new SnapshotSource.Versioned(run.buildQuery(), run.updateStart()));
+    return Optional.of(new SnapshotSource.Versioned(run.buildQuery(), run.roundStart()));
   }
 
   /** §5.4: a version is not NULL, can be ordered, and is greater than the last one applied. */

@@ -1,5 +1,6 @@
 package io.sluice.cli;
 
+import io.sluice.eventlog.EventLevel;
 import io.sluice.eventlog.EventListener;
 import io.sluice.eventlog.EventType;
 import io.sluice.eventlog.PipelineEvent;
@@ -7,6 +8,10 @@ import io.sluice.update.FlowOutcome;
 import io.sluice.update.UpdateResult;
 import java.io.PrintWriter;
 import java.time.Duration;
+import java.time.Instant;
+import java.time.LocalTime;
+import java.time.ZoneId;
+import java.time.temporal.ChronoUnit;
 import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.Executors;
@@ -18,10 +23,12 @@ import org.apache.spark.SparkContext;
 /**
  * What {@code sluice run} prints: each flow's states and batches as they happen, a line now
  * and then for a flow that runs long (rows read and written so far), and a one-screen
- * summary per dataset at the end. Lines only, never redrawn, so a file or a pipe gets the
- * same as a terminal, as it happens.
+ * summary per dataset at the end. Lines only, so a file or a pipe gets the same as a terminal,
+ * as it happens; a continuous update adds a status line, redrawn every second on a terminal,
+ * else printed every tick in which nothing else was.
  */
 final class ConsoleReporter implements EventListener, AutoCloseable {
+  private static final String CLEAR_TO_END = "\u001b[K";
   private static final String SUMMARY_FIGURES = " %-18s %-10s %8s %13s %8s %9s%n";
 
   private final PrintWriter out;
@@ -29,13 +36,30 @@ final class ConsoleReporter implements EventListener, AutoCloseable {
   private final RowCounter rows = new RowCounter();
   private final ScheduledExecutorService ticker;
   private final Duration tick;
+  private final StatusLine status;
+  private final Instant started = Instant.now();
   private RunningFlow running;
+  private long rowsWritten;
+  private Instant lastWrite;
+  private boolean printedSinceTick;
+  private boolean statusShown;
+
+  /** Whether, and how, a continuous update's status is shown. */
+  enum StatusLine {
+    /** A triggered update: none. */
+    NONE,
+    /** A line every tick in which nothing else was printed: for a file or a pipe. */
+    LINES,
+    /** One line at the bottom of a terminal, redrawn every second. */
+    REDRAWN
+  }
 
   /** A reporter that prints to {@code out}, and a progress line every {@code tick} while a flow runs. */
-  ConsoleReporter(PrintWriter out, SparkContext spark, Duration tick) {
+  ConsoleReporter(PrintWriter out, SparkContext spark, Duration tick, StatusLine status) {
     this.out = out;
     this.spark = spark;
     this.tick = tick;
+    this.status = status;
     spark.addSparkListener(rows);
     ticker = Executors.newSingleThreadScheduledExecutor(r -> {
       Thread thread = new Thread(r, "sluice-progress");
@@ -43,10 +67,19 @@ final class ConsoleReporter implements EventListener, AutoCloseable {
       return thread;
     });
     ticker.scheduleAtFixedRate(this::progress, tick.toMillis(), tick.toMillis(), TimeUnit.MILLISECONDS);
+    if (status == StatusLine.REDRAWN) {
+      ticker.scheduleAtFixedRate(this::redrawStatus, 1, 1, TimeUnit.SECONDS);
+    }
   }
 
   @Override
   public synchronized void onEvent(PipelineEvent event) {
+    clearStatus();
+    printedSinceTick = true;
+    if (event.level() == EventLevel.METRICS && event.details().get("num_output_rows") instanceof Number written) {
+      rowsWritten += written.longValue();
+      lastWrite = event.timestamp();
+    }
     if (event.type() == EventType.FLOW_PROGRESS) {
       String flow = event.flowName().orElse("");
       Object state = event.details().get("state");
@@ -65,8 +98,13 @@ final class ConsoleReporter implements EventListener, AutoCloseable {
     out.flush();
   }
 
-  /** Says what the flow running for longer than a tick has done so far. */
+  /** Says what the flow running for longer than a tick has done so far, or where a continuous update stands. */
   private synchronized void progress() {
+    if (status == StatusLine.LINES && !printedSinceTick && running == null) {
+      out.println("  " + statusText());
+      out.flush();
+    }
+    printedSinceTick = false;
     if (running == null) {
       return;
     }
@@ -79,9 +117,36 @@ final class ConsoleReporter implements EventListener, AutoCloseable {
     out.flush();
   }
 
+  private String statusText() {
+    return String.format(Locale.ROOT, "running continuously for %s: %,d rows written%s", elapsed(Duration.between(started, Instant.now())),
+        rowsWritten, lastWrite == null ? "" : ", last at " + LocalTime.ofInstant(lastWrite, ZoneId.systemDefault())
+            .truncatedTo(ChronoUnit.SECONDS));
+  }
+
+  private synchronized void redrawStatus() {
+    out.print("\r" + statusText() + "; Ctrl-C stops" + CLEAR_TO_END);
+    out.flush();
+    statusShown = true;
+  }
+
+  private void clearStatus() {
+    if (statusShown) {
+      out.print("\r" + CLEAR_TO_END);
+      statusShown = false;
+    }
+  }
+
+  private static String elapsed(Duration duration) {
+    long seconds = duration.toSeconds();
+    return seconds < 60 ? seconds + " s" : seconds < 3600 ? seconds / 60 + " min " + seconds % 60 + " s"
+        : seconds / 3600 + " h " + seconds % 3600 / 60 + " min";
+  }
+
   synchronized void printSummary(String pipeline, UpdateResult result) {
-    out.printf("%nPipeline '%s' update %s %s in %s%n", pipeline, result.updateId().substring(0, 8),
-        result.succeeded() ? "COMPLETED" : "FAILED", seconds(result.duration()));
+    clearStatus();
+    out.printf("%nPipeline '%s' update %s %s%s in %s%n", pipeline, result.updateId().substring(0, 8), result.state(),
+        result.stoppedBy().map(why -> " (stopped by " + why + " after " + result.rounds() + " rounds)").orElse(""),
+        seconds(result.duration()));
     int width = Math.max("dataset".length(), result.flows().stream().mapToInt(f -> name(f).length()).max().orElse(0));
     out.printf("%-" + width + "s" + SUMMARY_FIGURES, "dataset", "type", "state", "batches", "rows written", "dropped", "duration");
     for (FlowOutcome flow : result.flows()) {
@@ -107,6 +172,10 @@ final class ConsoleReporter implements EventListener, AutoCloseable {
   @Override
   public void close() {
     ticker.shutdownNow();
+    synchronized (this) {
+      clearStatus();
+      out.flush();
+    }
     spark.removeSparkListener(rows);
   }
 

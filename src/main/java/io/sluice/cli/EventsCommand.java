@@ -8,6 +8,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 
 import io.sluice.eventlog.EventLog;
+import io.sluice.eventlog.EventType;
 import io.sluice.spec.PipelineSpec;
 import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
@@ -46,7 +47,9 @@ final class EventsCommand extends FolderCommand {
       out().println("no updates yet: run 'sluice run' first");
       return 0;
     }
-    List<Row> latest = log.get().orderBy(col("timestamp").desc(), col("sequence").desc())
+    // The latest update's, not the latest event's: a `sluice maintain` beside a continuous update logs events too.
+    List<Row> latest = log.get().orderBy(col("event_type").equalTo(EventType.CREATE_UPDATE.label()).desc(),
+            col("timestamp").desc(), col("sequence").desc())
         .select("origin.update_id").limit(1).collectAsList();
     String updateId = latest.get(0).getString(0);
     List<Row> events = log.get().where(col("origin.update_id").equalTo(updateId))

@@ -25,6 +25,26 @@ final class MaintainCommand extends FolderCommand {
 
   @Override
   int run(PipelineSpec spec, SparkSession spark) {
+    return maintain(spec, spark, new EventLog(spark, spec.storage(), spec.name(), UUID.randomUUID().toString()));
+  }
+
+  @Override
+  boolean readsWhileUpdating() {
+    return true;
+  }
+
+  /**
+   * Beside a running update, e.g. a continuous one: OPTIMIZE and VACUUM are Delta commits that
+   * change no row, so the update's appends go on; a MERGE that meets a compaction fails and is retried.
+   */
+  @Override
+  int runWhileUpdating(PipelineSpec spec, SparkSession spark, String holder) {
+    err().println("(maintaining while " + holder + " updates the pipeline)");
+    ReaderCatalog.register(spark, spec);
+    return maintain(spec, spark, EventLog.besideRunningUpdate(spark, spec.storage(), spec.name(), UUID.randomUUID().toString()));
+  }
+
+  private int maintain(PipelineSpec spec, SparkSession spark, EventLog events) {
     ResolvedGraph graph = PipelineUpdate.validate(spark, spec);
     List<DatasetDefinition> existing = graph.graph().datasets().values().stream()
         .filter(d -> d.type().isTable() && spark.catalog().tableExists(d.name().quoted())).toList();
@@ -39,9 +59,11 @@ final class MaintainCommand extends FolderCommand {
       }
       chosen.add(table.get());
     }
-    EventLog events = new EventLog(spark, spec.storage(), spec.name(), UUID.randomUUID().toString());
     events.addListener(event -> out().println(event.message()));
     try {
+      if (chosen.isEmpty()) {
+        out().println("no table to maintain yet: an update makes them");
+      }
       new TableMaintenance(spark, spec.storage(), events).maintain(chosen);
     } finally {
       events.flush();

@@ -44,14 +44,28 @@ public final class EventLog {
   private final EventSpool spool;
   private long sequence;
 
-  /** The log of a new update; what killed updates left unlogged is logged first. */
+  /** The log of a new update; what killed updates left unlogged is logged first (the caller holds the pipeline's lock). */
   public EventLog(SparkSession spark, Path storage, String pipelineName, String updateId) {
+    this(spark, storage, pipelineName, updateId, true);
+  }
+
+  private EventLog(SparkSession spark, Path storage, String pipelineName, String updateId, boolean recover) {
     this.spark = spark;
     this.location = location(storage);
     this.pipelineName = pipelineName;
     this.updateId = updateId;
     this.spool = EventSpool.of(storage, updateId);
-    EventSpool.recover(spark, storage, location);
+    if (recover) {
+      EventSpool.recover(spark, storage, location);
+    }
+  }
+
+  /**
+   * The log of work done beside a running update, e.g. {@code sluice maintain}: the running
+   * update's spool is left alone, since it is not a killed update's.
+   */
+  public static EventLog besideRunningUpdate(SparkSession spark, Path storage, String pipelineName, String workId) {
+    return new EventLog(spark, storage, pipelineName, workId, false);
   }
 
   public static Path location(Path storage) {

@@ -80,7 +80,7 @@ final class EventSpool {
    */
   private static Optional<Row> interruption(Dataset<Row> events) {
     Row last = events.agg(max("sequence"), max("timestamp"), first("origin"),
-        max(get_json_object(col("details"), "$.state").isin("COMPLETED", "FAILED")
+        max(get_json_object(col("details"), "$.state").isin("COMPLETED", "FAILED", "CANCELED")
             .and(col("event_type").equalTo(EventType.UPDATE_PROGRESS.label())))).first();
     if (last.isNullAt(0) || (!last.isNullAt(3) && last.getBoolean(3))) {
       return Optional.empty();

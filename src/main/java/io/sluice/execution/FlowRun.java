@@ -7,7 +7,6 @@ import io.sluice.expectations.BatchQuality;
 import io.sluice.expectations.ExpectationChecker;
 import io.sluice.graph.DataflowGraph;
 import io.sluice.graph.DatasetDefinition;
-import io.sluice.graph.DatasetReader;
 import io.sluice.graph.FlowConf;
 import io.sluice.graph.FlowResolution;
 import io.sluice.graph.ResolvedFlow;
@@ -29,27 +28,26 @@ import org.apache.spark.sql.types.StructType;
  */
 public final class FlowRun {
   private final SparkSession spark;
+  private final UpdateContext context;
   private final ResolvedGraph resolved;
   private final DataflowGraph graph;
   private final ResolvedFlow flow;
   private final DatasetDefinition target;
   private final StructType targetSchema;
   private final EventLog events;
-  private final DatasetReader reader;
-  private final Instant updateStart;
-  private final FlowMetrics metrics = new FlowMetrics();
+  private final FlowMetrics metrics;
 
-  public FlowRun(SparkSession spark, ResolvedGraph resolved, ResolvedFlow flow, EventLog events, DatasetReader reader,
-      Instant updateStart) {
-    this.spark = spark;
+  /** The flow's run in {@code context}'s round; {@code metrics} sums its batches over the update. */
+  public FlowRun(UpdateContext context, ResolvedGraph resolved, ResolvedFlow flow, FlowMetrics metrics) {
+    this.spark = context.spark();
+    this.context = context;
     this.resolved = resolved;
     this.graph = resolved.graph();
     this.flow = flow;
     this.target = graph.datasets().get(flow.target());
     this.targetSchema = resolved.schemas().get(flow.target());
-    this.events = events;
-    this.reader = reader;
-    this.updateStart = updateStart;
+    this.events = context.events();
+    this.metrics = metrics;
   }
 
   public SparkSession spark() {
@@ -69,9 +67,9 @@ public final class FlowRun {
     return resolved.flowsInto(flow.target());
   }
 
-  /** When the update started: the version of a periodic snapshot. */
-  public Instant updateStart() {
-    return updateStart;
+  /** When the round started: the version of a periodic snapshot. */
+  public Instant roundStart() {
+    return context.roundStart();
   }
 
   public DatasetDefinition target() {
@@ -102,7 +100,7 @@ public final class FlowRun {
   }
 
   private FlowResolution resolution(TablePins pins) {
-    return new FlowResolution(spark, graph, flow.definition(), reader, pins);
+    return new FlowResolution(spark, graph, flow.definition(), context.reader(), pins);
   }
 
   public <T> T withFlowConf(Supplier<T> body) {
@@ -114,9 +112,14 @@ public final class FlowRun {
     record(EventLevel.WARN, message, details);
   }
 
-  /** Records something the flow did, or chose not to do, in the event log. */
-  public void info(String message, Map<String, Object> details) {
-    record(EventLevel.INFO, message, details);
+  /**
+   * Records that the flow found nothing new to do; said in an update's first round only, not in
+   * every round of a continuous update.
+   */
+  public void unchanged(String message, Map<String, Object> details) {
+    if (context.firstRound()) {
+      record(EventLevel.INFO, message, details);
+    }
   }
 
   private void record(EventLevel level, String message, Map<String, Object> details) {
@@ -129,6 +132,9 @@ public final class FlowRun {
 
   /** Checks expectations on one batch, writes what passes through {@code sink}, and reports it. */
   public void processBatch(Dataset<Row> batch, long batchId, BatchSink sink) {
+    if (context.stopping().getAsBoolean()) {
+      throw new FlowStoppedException();
+    }
     Dataset<Row> cached = batch.persist();
     SparkSession session = batch.sparkSession();
     try {

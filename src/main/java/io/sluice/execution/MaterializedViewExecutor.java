@@ -34,7 +34,7 @@ public final class MaterializedViewExecutor implements FlowExecutor {
       Optional<String> inputs = SourceFingerprint.of(query, run.flow().definition().sqlConf())
           .map(f -> f + " " + run.target().expectations() + " " + run.targetSchema().toDDL());
       if (inputs.isPresent() && read(mark).equals(Optional.of(inputs.get() + "@" + target.version(run.spark())))) {
-        run.info("its inputs have no new version since its last refresh: not recomputed", Map.of("recomputed", false));
+        run.unchanged("its inputs have no new version since its last refresh: not recomputed", Map.of("recomputed", false));
         return null;
       }
       run.processBatch(query, 0, (rows, batchId, count) -> {

@@ -65,7 +65,7 @@ public final class StreamingFlowExecutor implements FlowExecutor {
     }
   }
 
-  /** Waits for the query; a failure inside a batch comes back as the error that caused it. */
+  /** Waits for the query; a failure inside a batch, or a stop, comes back as the exception that caused it. */
   private static void await(StreamingQuery query) {
     try {
       query.awaitTermination();
@@ -73,6 +73,9 @@ public final class StreamingFlowExecutor implements FlowExecutor {
       for (Throwable cause = e; cause != null; cause = cause.getCause()) {
         if (cause instanceof SluiceException sluice) {
           throw sluice;
+        }
+        if (cause instanceof FlowStoppedException stopped) {
+          throw stopped;
         }
       }
       Throwable root = e;

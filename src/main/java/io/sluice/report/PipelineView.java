@@ -93,7 +93,7 @@ public record PipelineView(String pipeline, List<Node> nodes, List<Edge> edges) 
 
   /** The worst state of the flows into a dataset: one failed flow fails it. */
   private static Optional<String> state(List<FlowRecord> flows) {
-    List<String> order = List.of("FAILED", "RUNNING", "STARTING", "SKIPPED", "QUEUED", "EXCLUDED", "COMPLETED");
+    List<String> order = List.of("FAILED", "RUNNING", "STARTING", "STOPPED", "SKIPPED", "QUEUED", "EXCLUDED", "COMPLETED");
     return flows.stream().map(FlowRecord::state).min((a, b) -> Integer.compare(rank(order, a), rank(order, b)));
   }
 

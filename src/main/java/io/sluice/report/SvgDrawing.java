@@ -22,6 +22,7 @@ final class SvgDrawing {
       "COMPLETED", "#2e7d32",
       "FAILED", "#c62828",
       "SKIPPED", "#9e9e9e",
+      "STOPPED", "#ef6c00",
       "EXCLUDED", "#9e9e9e");
 
   private SvgDrawing() {}

@@ -4,17 +4,11 @@ import io.sluice.eventlog.EventLevel;
 import io.sluice.eventlog.EventListener;
 import io.sluice.eventlog.EventLog;
 import io.sluice.eventlog.EventType;
-import io.sluice.eventlog.FlowState;
 import io.sluice.execution.Checkpoints;
 import io.sluice.execution.CommitTag;
-import io.sluice.execution.FlowMetrics;
-import io.sluice.execution.FlowRun;
-import io.sluice.graph.ChangeFeed;
 import io.sluice.graph.DataflowGraph;
 import io.sluice.graph.DatasetDefinition;
 import io.sluice.graph.DatasetName;
-import io.sluice.graph.DatasetReader;
-import io.sluice.graph.DatasetType;
 import io.sluice.graph.GraphResolver;
 import io.sluice.graph.Identifiers;
 import io.sluice.graph.ResolvedFlow;
@@ -26,31 +20,28 @@ import io.sluice.spec.PipelineSpec;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
-import java.util.Set;
 import java.util.UUID;
-import org.apache.spark.sql.Dataset;
-import org.apache.spark.sql.Row;
 import org.apache.spark.sql.SparkSession;
 
 /**
- * One triggered update of a pipeline (SEMANTICS §1.4, §1.5): load and resolve the whole
- * graph before touching data, set up tables, then run the flows in dependency order. A
- * failed flow fails the update; flows that read what it writes are skipped, the others run.
+ * One update of a pipeline (SEMANTICS §1.4, §1.5, §10.1): load and resolve the whole graph
+ * before touching data, set up tables, then run the flows ({@link FlowRounds}): once, for a
+ * triggered update; round after round, each flow per its trigger interval, for a continuous one,
+ * until it is asked to stop.
  */
 public final class PipelineUpdate {
-  private static final Duration EVENT_FLUSH_INTERVAL = Duration.ofSeconds(30);
   private final SparkSession spark;
   private final PipelineSpec spec;
   private final EventLog events;
   private final Checkpoints checkpoints;
+  private final StopSignal stop;
 
-  private PipelineUpdate(SparkSession spark, PipelineSpec spec, List<EventListener> listeners) {
+  private PipelineUpdate(SparkSession spark, PipelineSpec spec, StopSignal stop, List<EventListener> listeners) {
     this.spark = spark;
+    this.stop = stop;
     this.spec = spec;
     this.events = new EventLog(spark, spec.storage(), spec.name(), UUID.randomUUID().toString());
     this.checkpoints = new Checkpoints(spec.storage());
@@ -59,7 +50,16 @@ public final class PipelineUpdate {
 
   /** Runs one update; the caller holds the {@link PipelineLock}. */
   public static UpdateResult run(SparkSession spark, PipelineSpec spec, UpdateOptions options, List<EventListener> listeners) {
-    return new PipelineUpdate(spark, spec, listeners).run(options);
+    return run(spark, spec, options, new StopSignal(), listeners);
+  }
+
+  /**
+   * Runs one update that {@code stop} can end early: a continuous one runs until it does. The
+   * caller holds the {@link PipelineLock}.
+   */
+  public static UpdateResult run(
+      SparkSession spark, PipelineSpec spec, UpdateOptions options, StopSignal stop, List<EventListener> listeners) {
+    return new PipelineUpdate(spark, spec, stop, listeners).run(options, stop);
   }
 
   /** Loads, resolves and validates the pipeline without writing anything (dry run). */
@@ -71,14 +71,15 @@ public final class PipelineUpdate {
     return resolved;
   }
 
-  private UpdateResult run(UpdateOptions options) {
+  private UpdateResult run(UpdateOptions options, StopSignal stop) {
     Instant start = Instant.now();
     Map<String, Object> request = new LinkedHashMap<>();
     request.put("full_refresh_all", options.fullRefreshAll());
     request.put("full_refresh", options.fullRefresh());
     request.put("refresh", options.refresh());
+    request.put("continuous", options.continuous());
     events.event(EventLevel.INFO, EventType.CREATE_UPDATE, "update " + events.updateId() + " of pipeline '"
-        + spec.name() + "' started").details(request).record();
+        + spec.name() + "' started" + (options.continuous() ? ", continuous" : "")).details(request).record();
     spark.conf().set(CommitTag.UPDATE_CONF, events.updateId());
     try {
       updateProgress("INITIALIZING");
@@ -91,17 +92,23 @@ public final class PipelineUpdate {
       warnings.addAll(selection.warnings());
       warnings.forEach(w -> events.event(EventLevel.WARN, EventType.UPDATE_PROGRESS, w).record());
       FlowRetries.validate(spark, graph);
+      ContinuousSchedule schedule = ContinuousSchedule.of(spark, graph);
       updateProgress("SETTING_UP_TABLES");
       new TableManager(spark, checkpoints, spec.storage()).prepare(graph, selection);
       useDefaultNamespace(spark, graph.graph(), true);
       updateProgress("RUNNING");
-      List<FlowOutcome> outcomes = runFlows(graph, selection, start);
-      if (outcomes.stream().noneMatch(o -> o.state() == FlowState.FAILED)) {
+      FlowRounds rounds = new FlowRounds(spark, graph, selection, events, checkpoints, stop);
+      if (options.continuous()) {
+        runContinuously(rounds, schedule, graph);
+      } else if (rounds.run(flow -> true)) {
         maintainDueTables(graph);
       }
-      UpdateResult result = new UpdateResult(events.updateId(), outcomes, warnings,
-          Duration.between(start, Instant.now()));
-      updateProgress(result.succeeded() ? "COMPLETED" : "FAILED");
+      UpdateResult result = new UpdateResult(events.updateId(), rounds.outcomes(), warnings,
+          Duration.between(start, Instant.now()), rounds.rounds(), stop.reason());
+      events.event(EventLevel.INFO, EventType.UPDATE_PROGRESS, "update is " + result.state()
+              + stop.reason().map(why -> ": stopped by " + why + "; the next update goes on where this one stopped").orElse(""))
+          .details(Map.of("state", result.state()))
+          .record();
       return result;
     } catch (Exception e) {
       events.event(EventLevel.ERROR, EventType.UPDATE_PROGRESS, "update failed")
@@ -116,6 +123,22 @@ public final class PipelineUpdate {
     }
   }
 
+  /**
+   * Rounds of flows, each started when its trigger interval has passed, until the update is
+   * asked to stop or a flow fails; tables due for maintenance are maintained between rounds.
+   */
+  private void runContinuously(FlowRounds rounds, ContinuousSchedule schedule, ResolvedGraph graph) {
+    while (!stop.requested()) {
+      // Flows due in one round count as started together, so they stay in step round after round.
+      Instant roundStart = Instant.now();
+      if (!rounds.run(flow -> schedule.claim(flow, roundStart))) {
+        return;
+      }
+      maintainDueTables(graph);
+      stop.sleepUntil(schedule.nextDue());
+    }
+  }
+
   /** Maintenance is the update's chore, not its purpose: a failure of it is a warning. */
   private void maintainDueTables(ResolvedGraph graph) {
     try {
@@ -123,108 +146,6 @@ public final class PipelineUpdate {
     } catch (Exception e) {
       events.event(EventLevel.WARN, EventType.MAINTENANCE, "maintenance failed: " + SparkErrors.firstLine(e)).record();
     }
-  }
-
-  private List<FlowOutcome> runFlows(ResolvedGraph graph, RefreshSelection selection, Instant updateStart) {
-    List<FlowOutcome> outcomes = new ArrayList<>();
-    Set<DatasetName> broken = new HashSet<>();
-    DatasetReader reader = (dataset, streaming) -> readTable(graph.graph(), dataset, streaming);
-    for (ResolvedFlow flow : graph.flows()) {
-      DatasetDefinition target = graph.dataset(flow.target());
-      flowState(flow, target, selection.runs(target) ? FlowState.QUEUED : FlowState.EXCLUDED, null);
-    }
-    for (ResolvedFlow flow : graph.flows()) {
-      DatasetDefinition target = graph.dataset(flow.target());
-      if (!selection.runs(target)) {
-        outcomes.add(outcome(flow, target, FlowState.EXCLUDED, null, Instant.now(), null));
-        continue;
-      }
-      Optional<DatasetName> failedInput = flow.inputs().stream().filter(broken::contains).findFirst();
-      if (failedInput.isPresent()) {
-        broken.add(target.name());
-        flowState(flow, target, FlowState.SKIPPED, "upstream dataset '" + failedInput.get() + "' failed");
-        outcomes.add(outcome(flow, target, FlowState.SKIPPED, null, Instant.now(), null));
-        continue;
-      }
-      outcomes.add(runFlow(new FlowRun(spark, graph, flow, events, reader, updateStart), broken));
-      events.flushIfOlderThan(EVENT_FLUSH_INTERVAL);
-    }
-    return outcomes;
-  }
-
-  private FlowOutcome runFlow(FlowRun run, Set<DatasetName> broken) {
-    Instant start = Instant.now();
-    ResolvedFlow flow = run.flow();
-    DatasetDefinition target = run.target();
-    try {
-      flowState(flow, target, FlowState.STARTING, null);
-      flowState(flow, target, FlowState.RUNNING, null);
-      // The flow's commits name it and the update (sluice history); streams copy the setting as they start.
-      spark.conf().set(CommitTag.FLOW_CONF, flow.name().name());
-      executeWithRetries(run);
-      flowState(flow, target, FlowState.COMPLETED, null);
-      return outcome(flow, target, FlowState.COMPLETED, run.metrics(), start, null);
-    } catch (Exception e) {
-      broken.add(target.name());
-      events.event(EventLevel.ERROR, EventType.FLOW_PROGRESS, "flow '" + flow.name() + "' failed")
-          .flow(flow.name().name())
-          .dataset(target.name().name())
-          .details(Map.of("state", FlowState.FAILED.name()))
-          .error(FlowOutcome.describe(e))
-          .record();
-      return outcome(flow, target, FlowState.FAILED, run.metrics(), start, e);
-    }
-  }
-
-  /** Runs the flow, again after a failure that may pass, as often as its retries allow; a retry resumes from the checkpoint. */
-  private void executeWithRetries(FlowRun run) {
-    FlowRetries retries = FlowRetries.of(spark, run.target());
-    for (int retry = 1; ; retry++) {
-      try {
-        run.flow().definition().mode().accept(new FlowPlanner(checkpoints, run.target().type())).execute(run);
-        return;
-      } catch (RuntimeException e) {
-        if (retry > retries.attempts() || !FlowRetries.retryable(e)) {
-          throw e;
-        }
-        Duration wait = FlowRetries.backoff(retry);
-        run.warn("failed (" + FlowOutcome.describe(e) + "); retry " + retry + " of " + retries.attempts() + " in "
-            + wait.toSeconds() + " s", Map.of("retry", retry, "max_retries", retries.attempts()));
-        try {
-          Thread.sleep(wait.toMillis());
-        } catch (InterruptedException interrupted) {
-          Thread.currentThread().interrupt();
-          throw e;
-        }
-      }
-    }
-  }
-
-  private Dataset<Row> readTable(DataflowGraph graph, DatasetDefinition dataset, boolean streaming) {
-    String name = dataset.type() == DatasetType.TEMPORARY_VIEW ? dataset.name().name() : dataset.name().quoted();
-    if (!streaming || !dataset.type().isTable()) {
-      return spark.table(name);
-    }
-    boolean changes = ChangeFeed.readsChanges(graph, dataset.name());
-    return spark.readStream().option(ChangeFeed.READ_OPTION, String.valueOf(changes)).table(name);
-  }
-
-  private FlowOutcome outcome(
-      ResolvedFlow flow, DatasetDefinition target, FlowState state, FlowMetrics metrics, Instant start, Throwable error) {
-    FlowMetrics figures = metrics == null ? new FlowMetrics() : metrics;
-    return new FlowOutcome(flow.name().name(), target.name().name(), target.type().toString(), state,
-        figures.batches(), figures.rowsWritten(), figures.rowsDropped(), figures.rowsRescued(), figures.kindMetrics(), figures.expectationFailures(),
-        Duration.between(start, Instant.now()),
-        Optional.ofNullable(error));
-  }
-
-  private void flowState(ResolvedFlow flow, DatasetDefinition target, FlowState state, String reason) {
-    String message = "flow '" + flow.name() + "' is " + state + (reason == null ? "" : ": " + reason);
-    events.event(state == FlowState.SKIPPED ? EventLevel.WARN : EventLevel.INFO, EventType.FLOW_PROGRESS, message)
-        .flow(flow.name().name())
-        .dataset(target.name().name())
-        .details(Map.of("state", state.name()))
-        .record();
   }
 
   private void updateProgress(String state) {

@@ -82,6 +82,13 @@ class BadDefinitionsTest {
   }
 
   @Test
+  void triggerIntervalThatIsNoDuration() {
+    refused(pipeline(GOOD + "\nCREATE STREAMING TABLE other TBLPROPERTIES ('pipelines.trigger.interval' = 'fast')"
+            + " AS SELECT * FROM STREAM(good);\n"),
+        List.of("t\\.sql:2\\b", "pipelines.trigger.interval of '.*other' is 'fast'", "10 seconds"), "--continuous");
+  }
+
+  @Test
   void fullRefreshOfAnUnknownTable() {
     refused(pipeline(GOOD), List.of("nope"), "--full-refresh", "nope");
   }

@@ -1,0 +1,167 @@
+package io.sluice.e2e;
+
+import static io.sluice.e2e.CrashRecoveryE2E.commits;
+import static io.sluice.e2e.CrashRecoveryE2E.count;
+import static io.sluice.e2e.CrashRecoveryE2E.findCheckpoint;
+import static io.sluice.e2e.CrashRecoveryE2E.killWhen;
+import static io.sluice.testing.JsonRows.rows;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assertions.fail;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.sluice.testing.CommandResult;
+import io.sluice.testing.PipelineFolder;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.regex.Pattern;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * {@code sluice run --continuous} as a user runs it (SEMANTICS §7.3, §10.1, §11.1): files landing
+ * while it runs reach every table within a few intervals; {@code sluice query}, {@code sluice
+ * events} and {@code sluice maintain} work beside it, while a second run and DDL are refused;
+ * SIGTERM stops it cleanly (exit 0, the stop in the event log); after a SIGKILL the next
+ * continuous run goes on, and every table ends exactly as an uninterrupted run would leave it,
+ * the materialized view included.
+ */
+class ContinuousE2E {
+  @TempDir Path dir;
+
+  private final List<String> raw = new ArrayList<>();
+  private final List<String> ok = new ArrayList<>();
+  private final Map<String, long[]> totals = new TreeMap<>();
+  private PipelineFolder pipeline;
+
+  @Test
+  void runsUntilStoppedAndResumesExactlyOnceAfterAKill() throws Exception {
+    pipeline = PipelineFolder.create(dir, "always").spec("""
+        name: always
+        storage: .sluice
+        configuration:
+          pipelines.trigger.interval: 1 second
+        libraries:
+          - glob:
+              include: "transformations/**/*.sql"
+        """).sql("events.sql", """
+            CREATE OR REFRESH STREAMING TABLE events_raw
+            AS SELECT *, _metadata.file_name AS file
+            FROM STREAM read_files('landing', format => 'json',
+              schema => 'id INT, kind STRING, n INT', maxFilesPerTrigger => '1');
+
+            CREATE OR REFRESH STREAMING TABLE events_ok (
+              CONSTRAINT positive EXPECT (n > 0) ON VIOLATION DROP ROW
+            )
+            AS SELECT id, kind, n FROM STREAM(events_raw);
+
+            CREATE OR REFRESH MATERIALIZED VIEW totals
+            AS SELECT kind, count(*) AS events, sum(n) AS total FROM events_ok GROUP BY kind;
+            """);
+    land(1, 2);
+
+    // 1st continuous run: takes files as they land; query, events and maintain work beside it,
+    // a second run and DDL are refused.
+    Sluice.Running first = Sluice.start(dir, "run", "--continuous", "--progress-every", "2");
+    awaitOutput(first, "  totals +COMPLETED", 1);
+    land(3, 3);
+    awaitOutput(first, "round \\d+ wrote events_raw 2 rows, events_ok 2 rows, totals 2 rows", 1);
+    assertEquals(expectedTotals(), rows(Sluice.PROCESS.query(dir, "SELECT kind, events, total FROM totals"),
+        "kind", "events", "total"), "sluice query reads the view beside the run");
+    Sluice.Running events = Sluice.start(dir, "events");
+    Sluice.Running maintain = Sluice.start(dir, "maintain", "--tables", "events_raw");
+    Sluice.Running secondRun = Sluice.start(dir, "run");
+    Sluice.Running drop = Sluice.start(dir, "query", "DROP TABLE events_raw");
+    CommandResult listed = events.await(Sluice.TIMEOUT);
+    assertEquals(0, listed.exit(), listed::toString);
+    assertTrue(listed.stdout().contains("update is RUNNING") && listed.stdout().matches("(?s).*round \\d+ wrote events_raw.*"),
+        () -> "the running update's events: " + listed);
+    CommandResult maintained = maintain.await(Sluice.TIMEOUT);
+    assertEquals(0, maintained.exit(), maintained::toString);
+    assertTrue(maintained.stdout().contains("events_raw maintained: files"), maintained::toString);
+    CommandResult second = secondRun.await(Sluice.TIMEOUT);
+    assertTrue(second.exit() != 0 && second.errorLines().size() == 1
+        && second.stderr().contains("is in use by sluice run (pid " + first.process.pid() + ", since "), second::toString);
+    CommandResult dropped = drop.await(Sluice.TIMEOUT);
+    assertTrue(dropped.exit() != 0 && dropped.errorLines().size() == 1
+        && dropped.stderr().contains("while it runs, sluice query only reads"), dropped::toString);
+    assertTrue(Files.isDirectory(dir.resolve(".sluice/warehouse/events_raw/_delta_log")), "nothing dropped");
+    land(4, 4);
+    awaitOutput(first, "round \\d+ wrote events_raw 2 rows, events_ok 2 rows, totals 2 rows", 2);
+    assertTrue(first.process.isAlive(), "the continuous run goes on after sluice maintain");
+
+    first.process.destroy();
+    CommandResult stopped = first.await(Duration.ofMinutes(1));
+    assertEquals(0, stopped.exit(), stopped::toString);
+    assertTrue(stopped.stdout().contains("CANCELED (stopped by SIGTERM after "), stopped.stdout());
+    assertTrue(stopped.stdout().contains("running continuously for "), "the status line: " + stopped.stdout());
+    CommandResult log = Sluice.PROCESS.ok(dir, "events");
+    assertTrue(log.stdout().contains("update is CANCELED: stopped by SIGTERM"), log.stdout());
+
+    // 2nd: killed with a batch of events_raw in flight.
+    land(5, 12);
+    Sluice.Running killed = Sluice.start(dir, "run", "--continuous");
+    killWhen(killed, "a batch of events_raw in flight after 7 committed", () -> {
+      Path cp = findCheckpoint(dir, "events_raw");
+      return commits(cp) >= 7 && count(cp.resolve("offsets")) > commits(cp);
+    });
+
+    // 3rd: goes on from there; its first round takes every file left, and the view catches up.
+    Sluice.Running third = Sluice.start(dir, "run", "--continuous");
+    awaitOutput(third, "  totals +COMPLETED", 1);
+    third.process.destroy();
+    assertEquals(0, third.await(Duration.ofMinutes(1)).exit());
+
+    Map<String, List<JsonNode>> t = Sluice.PROCESS.tables(dir, "events_raw", "events_ok", "totals");
+    assertEquals(raw.stream().sorted().toList(), rows(t.get("events_raw"), "id", "kind", "n", "file"),
+        "events_raw: every row exactly once");
+    assertEquals(ok.stream().sorted().toList(), rows(t.get("events_ok"), "id", "kind", "n"),
+        "events_ok: every valid row exactly once");
+    assertEquals(expectedTotals(), rows(t.get("totals"), "kind", "events", "total"));
+  }
+
+  /** Lands files {@code from}..{@code to}, two events each, one of every fifth file's invalid. */
+  private void land(int from, int to) {
+    for (int i = from; i <= to; i++) {
+      String file = String.format("events-%02d.json", i);
+      int bValue = i % 5 == 0 ? -1 : i;
+      pipeline.json("landing/" + file,
+          "{\"id\": " + (2 * i - 1) + ", \"kind\": \"a\", \"n\": " + i + "}",
+          "{\"id\": " + (2 * i) + ", \"kind\": \"b\", \"n\": " + bValue + "}");
+      raw.add((2 * i - 1) + "|a|" + i + "|" + file);
+      raw.add((2 * i) + "|b|" + bValue + "|" + file);
+      ok.add((2 * i - 1) + "|a|" + i);
+      totals.computeIfAbsent("a", k -> new long[2])[0]++;
+      totals.get("a")[1] += i;
+      if (bValue > 0) {
+        ok.add((2 * i) + "|b|" + bValue);
+        totals.computeIfAbsent("b", k -> new long[2])[0]++;
+        totals.get("b")[1] += bValue;
+      }
+    }
+  }
+
+  private List<String> expectedTotals() {
+    return totals.entrySet().stream().map(e -> e.getKey() + "|" + e.getValue()[0] + "|" + e.getValue()[1]).sorted().toList();
+  }
+
+  /** Waits until the run's output has {@code times} lines matching {@code pattern}. */
+  private static void awaitOutput(Sluice.Running run, String pattern, int times) throws Exception {
+    Pattern line = Pattern.compile(pattern);
+    long deadline = System.nanoTime() + Duration.ofMinutes(3).toNanos();
+    while (Files.readAllLines(run.stdout).stream().filter(l -> line.matcher(l).find()).count() < times) {
+      if (!run.process.isAlive()) {
+        fail("the continuous run ended before printing /" + pattern + "/\n" + run.finish(run.process.exitValue()));
+      }
+      if (System.nanoTime() > deadline) {
+        fail("not within 3 minutes: /" + pattern + "/\n" + Files.readString(run.stdout));
+      }
+      Thread.sleep(100);
+    }
+  }
+}
