@@ -24,6 +24,7 @@ public enum ErrorClass {
   INVALID_NAME("a dataset name with more than three parts, or no name"),
   INVALID_SCHEMA("a table's declared columns do not parse"),
   INVALID_TABLE_PROPERTY("a `pipelines.*` table property has a value it cannot take"),
+  INVALID_CONFIGURATION("a `pipelines.*` setting of the spec's `configuration` has a value it cannot take"),
   INVALID_TRIGGER_INTERVAL("`pipelines.trigger.interval` (a table property or the spec's `configuration`) is no duration above zero such as `10 seconds`"),
   INVALID_READ_FILES("a `read_files` call with a bad argument"),
   INVALID_LIST_FILES("a `list_files` call with a bad argument"),

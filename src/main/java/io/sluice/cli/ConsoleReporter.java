@@ -12,6 +12,7 @@ import java.time.Instant;
 import java.time.LocalTime;
 import java.time.ZoneId;
 import java.time.temporal.ChronoUnit;
+import java.util.LinkedHashMap;
 import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.Executors;
@@ -38,7 +39,7 @@ final class ConsoleReporter implements EventListener, AutoCloseable {
   private final Duration tick;
   private final StatusLine status;
   private final Instant started = Instant.now();
-  private RunningFlow running;
+  private final Map<String, RunningFlow> running = new LinkedHashMap<>();
   private long rowsWritten;
   private Instant lastWrite;
   private boolean printedSinceTick;
@@ -85,9 +86,9 @@ final class ConsoleReporter implements EventListener, AutoCloseable {
       Object state = event.details().get("state");
       String what = state != null ? String.valueOf(state) : event.message();
       if ("RUNNING".equals(what)) {
-        running = new RunningFlow(flow, System.nanoTime(), rows.read(), rows.written());
+        running.put(flow, new RunningFlow(flow, System.nanoTime(), rows.read(), rows.written()));
       } else if (state != null) {
-        running = null;
+        running.remove(flow);
       }
       if (!"QUEUED".equals(what)) {
         out.printf("  %-28s %s%n", flow, what);
@@ -98,22 +99,26 @@ final class ConsoleReporter implements EventListener, AutoCloseable {
     out.flush();
   }
 
-  /** Says what the flow running for longer than a tick has done so far, or where a continuous update stands. */
+  /**
+   * Says what each flow running for longer than a tick has done so far (Spark's task counts
+   * cannot tell flows apart, so with several at once the figures are theirs together), or
+   * where a continuous update stands.
+   */
   private synchronized void progress() {
-    if (status == StatusLine.LINES && !printedSinceTick && running == null) {
+    if (status == StatusLine.LINES && !printedSinceTick && running.isEmpty()) {
       out.println("  " + statusText());
       out.flush();
     }
     printedSinceTick = false;
-    if (running == null) {
-      return;
+    String together = running.size() > 1 ? " by the " + running.size() + " flows running" : "";
+    for (RunningFlow flow : running.values()) {
+      long nanos = System.nanoTime() - flow.startNanos();
+      if (nanos >= tick.toNanos()) {
+        out.printf(Locale.ROOT, "  %-28s RUNNING for %d s: %,d rows read, %,d written so far%s%n", flow.name(),
+            TimeUnit.NANOSECONDS.toSeconds(nanos), rows.read() - flow.readBefore(), rows.written() - flow.writtenBefore(),
+            together);
+      }
     }
-    long nanos = System.nanoTime() - running.startNanos();
-    if (nanos < tick.toNanos()) {
-      return;
-    }
-    out.printf(Locale.ROOT, "  %-28s RUNNING for %d s: %,d rows read, %,d written so far%n", running.name(),
-        TimeUnit.NANOSECONDS.toSeconds(nanos), rows.read() - running.readBefore(), rows.written() - running.writtenBefore());
     out.flush();
   }
 

@@ -14,20 +14,19 @@ import io.sluice.graph.ChangeFeed;
 import io.sluice.graph.DataflowGraph;
 import io.sluice.graph.DatasetDefinition;
 import io.sluice.graph.DatasetName;
-import io.sluice.graph.DatasetReader;
 import io.sluice.graph.DatasetType;
 import io.sluice.graph.ResolvedFlow;
 import io.sluice.graph.ResolvedGraph;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Predicate;
 import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
@@ -48,19 +47,19 @@ final class FlowRounds {
   private final EventLog events;
   private final Checkpoints checkpoints;
   private final StopSignal stop;
-  private final DatasetReader reader;
+  private final FlowDispatcher dispatcher;
   private final Map<DatasetName, Tally> tallies = new LinkedHashMap<>();
   private int rounds;
 
   FlowRounds(SparkSession spark, ResolvedGraph graph, RefreshSelection selection, EventLog events, Checkpoints checkpoints,
-      StopSignal stop) {
+      StopSignal stop, FlowParallelism parallelism) {
     this.spark = spark;
     this.graph = graph;
     this.selection = selection;
     this.events = events;
     this.checkpoints = checkpoints;
     this.stop = stop;
-    this.reader = (dataset, streaming) -> readTable(graph.graph(), dataset, streaming);
+    this.dispatcher = new FlowDispatcher(parallelism.limit());
     graph.flows().forEach(flow -> tallies.put(flow.name(), new Tally()));
   }
 
@@ -80,7 +79,6 @@ final class FlowRounds {
   boolean run(Predicate<ResolvedFlow> due) {
     rounds++;
     Instant roundStart = Instant.now();
-    UpdateContext context = new UpdateContext(spark, events, reader, roundStart, rounds == 1, stop::requested);
     Map<DatasetName, long[]> before = new LinkedHashMap<>();
     tallies.forEach((flow, tally) -> before.put(flow, new long[] {tally.metrics.batches(), tally.metrics.rowsWritten()}));
     if (rounds == 1) {
@@ -88,42 +86,49 @@ final class FlowRounds {
         flowState(flow, selection.runs(graph.dataset(flow.target())) ? FlowState.QUEUED : FlowState.EXCLUDED, null);
       }
     }
-    Set<DatasetName> broken = new HashSet<>();
-    boolean succeeded = true;
+    List<ResolvedFlow> dueFlows = new ArrayList<>();
     for (ResolvedFlow flow : graph.flows()) {
-      DatasetDefinition target = graph.dataset(flow.target());
-      Tally tally = tallies.get(flow.name());
-      if (!selection.runs(target)) {
-        tally.state = FlowState.EXCLUDED;
-        continue;
+      if (!selection.runs(graph.dataset(flow.target()))) {
+        tallies.get(flow.name()).state = FlowState.EXCLUDED;
+      } else if (due.test(flow)) {
+        dueFlows.add(flow);
       }
-      if (stop.requested()) {
-        if (tally.state == FlowState.QUEUED) {
-          tally.state = FlowState.STOPPED;
-        }
-        continue;
-      }
-      Optional<DatasetName> failedInput = flow.inputs().stream().filter(broken::contains).findFirst();
-      if (failedInput.isPresent()) {
-        broken.add(target.name());
-        tally.state = FlowState.SKIPPED;
-        flowState(flow, FlowState.SKIPPED, "upstream dataset '" + failedInput.get() + "' failed");
-        continue;
-      }
-      if (!due.test(flow)) {
-        continue;
-      }
-      FlowState state = runFlow(new FlowRun(context, graph, flow, tally.metrics), tally, rounds == 1);
-      if (state == FlowState.FAILED) {
-        broken.add(target.name());
-        succeeded = false;
-      }
-      events.flushIfOlderThan(EVENT_FLUSH_INTERVAL);
     }
+    Set<DatasetName> broken = ConcurrentHashMap.newKeySet();
+    dispatcher.run(dueFlows, flow -> graph.dataset(flow.target()).type().isView(), (flow, ownThread) -> runDue(flow, ownThread, roundStart, broken));
     if (rounds > 1) {
       recordWrites(before, roundStart);
     }
-    return succeeded;
+    return dueFlows.stream().noneMatch(flow -> tallies.get(flow.name()).state == FlowState.FAILED);
+  }
+
+  /**
+   * Runs a due flow, or says why not: the update is stopping, or what it reads failed. A flow on
+   * a thread of its own runs in a copy of the update's session, since flows set session settings
+   * (their SQL settings, the commit tag's flow name).
+   */
+  private void runDue(ResolvedFlow flow, boolean ownThread, Instant roundStart, Set<DatasetName> broken) {
+    Tally tally = tallies.get(flow.name());
+    if (stop.requested()) {
+      if (tally.state == FlowState.QUEUED) {
+        tally.state = FlowState.STOPPED;
+      }
+      return;
+    }
+    Optional<DatasetName> failedInput = flow.inputs().stream().filter(broken::contains).findFirst();
+    if (failedInput.isPresent()) {
+      broken.add(flow.target());
+      tally.state = FlowState.SKIPPED;
+      flowState(flow, FlowState.SKIPPED, "upstream dataset '" + failedInput.get() + "' failed");
+      return;
+    }
+    SparkSession session = ownThread ? ((org.apache.spark.sql.classic.SparkSession) spark).cloneSession() : spark;
+    UpdateContext context = new UpdateContext(session, events,
+        (dataset, streaming) -> readTable(session, graph.graph(), dataset, streaming), roundStart, rounds == 1, stop::requested);
+    if (runFlow(new FlowRun(context, graph, flow, tally.metrics), tally, rounds == 1) == FlowState.FAILED) {
+      broken.add(flow.target());
+    }
+    events.flushIfOlderThan(EVENT_FLUSH_INTERVAL);
   }
 
   int rounds() {
@@ -153,7 +158,7 @@ final class FlowRounds {
         flowState(flow, FlowState.RUNNING, null);
       }
       // The flow's commits name it and the update (sluice history); streams copy the setting as they start.
-      spark.conf().set(CommitTag.FLOW_CONF, flow.name().name());
+      run.spark().conf().set(CommitTag.FLOW_CONF, flow.name().name());
       executeWithRetries(run);
       tally.state = FlowState.COMPLETED;
       if (sayStates) {
@@ -222,7 +227,7 @@ final class FlowRounds {
         String.join(", ", parts), seconds)).details(details).record();
   }
 
-  private Dataset<Row> readTable(DataflowGraph graph, DatasetDefinition dataset, boolean streaming) {
+  private static Dataset<Row> readTable(SparkSession spark, DataflowGraph graph, DatasetDefinition dataset, boolean streaming) {
     String name = dataset.type() == DatasetType.TEMPORARY_VIEW ? dataset.name().name() : dataset.name().quoted();
     if (!streaming || !dataset.type().isTable()) {
       return spark.table(name);

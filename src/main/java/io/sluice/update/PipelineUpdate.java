@@ -93,11 +93,12 @@ public final class PipelineUpdate {
       warnings.forEach(w -> events.event(EventLevel.WARN, EventType.UPDATE_PROGRESS, w).record());
       FlowRetries.validate(spark, graph);
       ContinuousSchedule schedule = ContinuousSchedule.of(spark, graph);
+      FlowParallelism parallelism = FlowParallelism.of(spark);
       updateProgress("SETTING_UP_TABLES");
       new TableManager(spark, checkpoints, spec.storage()).prepare(graph, selection);
       useDefaultNamespace(spark, graph.graph(), true);
       updateProgress("RUNNING");
-      FlowRounds rounds = new FlowRounds(spark, graph, selection, events, checkpoints, stop);
+      FlowRounds rounds = new FlowRounds(spark, graph, selection, events, checkpoints, stop, parallelism);
       if (options.continuous()) {
         runContinuously(rounds, schedule, graph);
       } else if (rounds.run(flow -> true)) {

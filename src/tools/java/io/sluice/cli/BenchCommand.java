@@ -2,6 +2,7 @@ package io.sluice.cli;
 
 import io.sluice.bench.AutoCdcBenchmark;
 import io.sluice.bench.KafkaBenchmark;
+import io.sluice.bench.ParallelFlowsBenchmark;
 import io.sluice.bench.ReplaceUsingBenchmark;
 import io.sluice.bench.SnapshotBenchmark;
 import io.sluice.session.SparkSessions;
@@ -15,16 +16,16 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Spec;
 
-/** {@code sluice bench replace-using | auto-cdc | snapshot | kafka}: the benchmarks; each prints a table of figures. */
+/** {@code sluice bench replace-using | auto-cdc | snapshot | kafka | parallel-flows}: the benchmarks; each prints a table of figures. */
 @Command(name = "bench", description = "Benchmark a flow kind against what a user would write without it.",
     subcommands = {BenchCommand.ReplaceUsing.class, BenchCommand.AutoCdc.class, BenchCommand.Snapshot.class,
-        BenchCommand.Kafka.class})
+        BenchCommand.Kafka.class, BenchCommand.ParallelFlows.class})
 public final class BenchCommand implements Callable<Integer>, ToolCommand {
   @Spec CommandSpec spec;
 
   @Override
   public Integer call() {
-    throw new ParameterException(spec.commandLine(), "name a benchmark: replace-using, auto-cdc, snapshot or kafka");
+    throw new ParameterException(spec.commandLine(), "name a benchmark: replace-using, auto-cdc, snapshot, kafka or parallel-flows");
   }
 
   /** What every benchmark takes: its size, its scratch folder, and an embedded Spark there. */
@@ -88,6 +89,18 @@ public final class BenchCommand implements Callable<Integer>, ToolCommand {
     @Override
     void run(SparkSession spark, Path root) {
       new KafkaBenchmark(spark, root, System.out, servers).run(rows);
+    }
+  }
+
+  @Command(name = "parallel-flows",
+      description = "Independent branches updated one flow at a time, and with 2 and 4 flows at once (pipelines.maxParallelFlows).")
+  static final class ParallelFlows extends Benchmark {
+    @Option(names = "--branches", defaultValue = "6", description = "Independent branches (default ${DEFAULT-VALUE}).")
+    int branches;
+
+    @Override
+    void run(SparkSession spark, Path root) {
+      new ParallelFlowsBenchmark(spark, root, System.out).run(rows, branches);
     }
   }
 }
