@@ -10,6 +10,7 @@ import java.io.OutputStream;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.sql.Timestamp;
@@ -19,6 +20,7 @@ import java.util.Optional;
 import java.util.UUID;
 import java.util.stream.Stream;
 import org.apache.spark.sql.Dataset;
+import org.apache.spark.sql.Encoders;
 import org.apache.spark.sql.Row;
 import org.apache.spark.sql.RowFactory;
 import org.apache.spark.sql.SparkSession;
@@ -94,13 +96,25 @@ final class EventSpool {
         "{\"state\":\"FAILED\"}", "the process running the update stopped before the update ended"));
   }
 
-  /** The events spooled and not yet committed, read as they are, if there are any. */
+  /**
+   * The events spooled and not yet committed, if there are any, read now: the running update
+   * deletes its spool once the events are in the log, so what is read later comes from the log.
+   */
   static Optional<Dataset<Row>> read(SparkSession spark, Path storage) {
-    List<Path> files = files(folder(storage));
-    if (files.isEmpty()) {
+    List<String> lines = new ArrayList<>();
+    for (Path file : files(folder(storage))) {
+      try {
+        lines.addAll(Files.readAllLines(file, StandardCharsets.UTF_8));
+      } catch (NoSuchFileException committedMeanwhile) {
+        // Its events were committed to the log before it was deleted.
+      } catch (IOException e) {
+        throw new UncheckedIOException("cannot read the event spool " + file, e);
+      }
+    }
+    if (lines.isEmpty()) {
       return Optional.empty();
     }
-    return Optional.of(spark.read().schema(EventLog.SCHEMA).json(files.stream().map(Path::toString).toArray(String[]::new))
+    return Optional.of(spark.read().schema(EventLog.SCHEMA).json(spark.createDataset(lines, Encoders.STRING()))
         .where(col("id").isNotNull()));
   }
 

@@ -89,6 +89,12 @@ class BadDefinitionsTest {
   }
 
   @Test
+  void continuousFullRefreshOfATableOthersStreamFrom() {
+    refused(pipeline(GOOD + "\nCREATE STREAMING TABLE other AS SELECT * FROM STREAM(good);\n"),
+        List.of("--full-refresh good,other", "FULL_REFRESH_ORPHANS_STREAM"), "--continuous", "--full-refresh", "good");
+  }
+
+  @Test
   void fullRefreshOfAnUnknownTable() {
     refused(pipeline(GOOD), List.of("nope"), "--full-refresh", "nope");
   }

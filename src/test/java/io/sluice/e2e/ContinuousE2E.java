@@ -15,10 +15,8 @@ import io.sluice.testing.PipelineFolder;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.TreeMap;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -34,14 +32,11 @@ import org.junit.jupiter.api.io.TempDir;
 class ContinuousE2E {
   @TempDir Path dir;
 
-  private final List<String> raw = new ArrayList<>();
-  private final List<String> ok = new ArrayList<>();
-  private final Map<String, long[]> totals = new TreeMap<>();
-  private PipelineFolder pipeline;
+  private EventFiles files;
 
   @Test
   void runsUntilStoppedAndResumesExactlyOnceAfterAKill() throws Exception {
-    pipeline = PipelineFolder.create(dir, "always").spec("""
+    files = new EventFiles(PipelineFolder.create(dir, "always").spec("""
         name: always
         storage: .sluice
         configuration:
@@ -49,29 +44,16 @@ class ContinuousE2E {
         libraries:
           - glob:
               include: "transformations/**/*.sql"
-        """).sql("events.sql", """
-            CREATE OR REFRESH STREAMING TABLE events_raw
-            AS SELECT *, _metadata.file_name AS file
-            FROM STREAM read_files('landing', format => 'json',
-              schema => 'id INT, kind STRING, n INT', maxFilesPerTrigger => '1');
-
-            CREATE OR REFRESH STREAMING TABLE events_ok (
-              CONSTRAINT positive EXPECT (n > 0) ON VIOLATION DROP ROW
-            )
-            AS SELECT id, kind, n FROM STREAM(events_raw);
-
-            CREATE OR REFRESH MATERIALIZED VIEW totals
-            AS SELECT kind, count(*) AS events, sum(n) AS total FROM events_ok GROUP BY kind;
-            """);
-    land(1, 2);
+        """).sql("events.sql", EventFiles.SQL));
+    files.land(1, 2);
 
     // 1st continuous run: takes files as they land; query, events and maintain work beside it,
     // a second run and DDL are refused.
     Sluice.Running first = Sluice.start(dir, "run", "--continuous", "--progress-every", "2");
     awaitOutput(first, "  totals +COMPLETED", 1);
-    land(3, 3);
+    files.land(3, 3);
     awaitOutput(first, "round \\d+ wrote events_raw 2 rows, events_ok 2 rows, totals 2 rows", 1);
-    assertEquals(expectedTotals(), rows(Sluice.PROCESS.query(dir, "SELECT kind, events, total FROM totals"),
+    assertEquals(files.totals(), rows(Sluice.PROCESS.query(dir, "SELECT kind, events, total FROM totals"),
         "kind", "events", "total"), "sluice query reads the view beside the run");
     Sluice.Running events = Sluice.start(dir, "events");
     Sluice.Running maintain = Sluice.start(dir, "maintain", "--tables", "events_raw");
@@ -91,7 +73,7 @@ class ContinuousE2E {
     assertTrue(dropped.exit() != 0 && dropped.errorLines().size() == 1
         && dropped.stderr().contains("while it runs, sluice query only reads"), dropped::toString);
     assertTrue(Files.isDirectory(dir.resolve(".sluice/warehouse/events_raw/_delta_log")), "nothing dropped");
-    land(4, 4);
+    files.land(4, 4);
     awaitOutput(first, "round \\d+ wrote events_raw 2 rows, events_ok 2 rows, totals 2 rows", 2);
     assertTrue(first.process.isAlive(), "the continuous run goes on after sluice maintain");
 
@@ -104,50 +86,25 @@ class ContinuousE2E {
     assertTrue(log.stdout().contains("update is CANCELED: stopped by SIGTERM"), log.stdout());
 
     // 2nd: killed with a batch of events_raw in flight.
-    land(5, 12);
+    files.land(5, 12);
     Sluice.Running killed = Sluice.start(dir, "run", "--continuous");
     killWhen(killed, "a batch of events_raw in flight after 7 committed", () -> {
       Path cp = findCheckpoint(dir, "events_raw");
       return commits(cp) >= 7 && count(cp.resolve("offsets")) > commits(cp);
     });
 
-    // 3rd: goes on from there; its first round takes every file left, and the view catches up.
+    // 3rd: goes on from there; its first round takes every file left, and the view catches up. Ctrl-C stops it.
     Sluice.Running third = Sluice.start(dir, "run", "--continuous");
     awaitOutput(third, "  totals +COMPLETED", 1);
-    third.process.destroy();
-    assertEquals(0, third.await(Duration.ofMinutes(1)).exit());
+    new ProcessBuilder("kill", "-INT", String.valueOf(third.process.pid())).start().waitFor();
+    CommandResult interrupted = third.await(Duration.ofMinutes(1));
+    assertEquals(0, interrupted.exit(), interrupted::toString);
+    assertTrue(interrupted.stdout().contains("CANCELED (stopped by SIGINT after "), interrupted::toString);
 
     Map<String, List<JsonNode>> t = Sluice.PROCESS.tables(dir, "events_raw", "events_ok", "totals");
-    assertEquals(raw.stream().sorted().toList(), rows(t.get("events_raw"), "id", "kind", "n", "file"),
-        "events_raw: every row exactly once");
-    assertEquals(ok.stream().sorted().toList(), rows(t.get("events_ok"), "id", "kind", "n"),
-        "events_ok: every valid row exactly once");
-    assertEquals(expectedTotals(), rows(t.get("totals"), "kind", "events", "total"));
-  }
-
-  /** Lands files {@code from}..{@code to}, two events each, one of every fifth file's invalid. */
-  private void land(int from, int to) {
-    for (int i = from; i <= to; i++) {
-      String file = String.format("events-%02d.json", i);
-      int bValue = i % 5 == 0 ? -1 : i;
-      pipeline.json("landing/" + file,
-          "{\"id\": " + (2 * i - 1) + ", \"kind\": \"a\", \"n\": " + i + "}",
-          "{\"id\": " + (2 * i) + ", \"kind\": \"b\", \"n\": " + bValue + "}");
-      raw.add((2 * i - 1) + "|a|" + i + "|" + file);
-      raw.add((2 * i) + "|b|" + bValue + "|" + file);
-      ok.add((2 * i - 1) + "|a|" + i);
-      totals.computeIfAbsent("a", k -> new long[2])[0]++;
-      totals.get("a")[1] += i;
-      if (bValue > 0) {
-        ok.add((2 * i) + "|b|" + bValue);
-        totals.computeIfAbsent("b", k -> new long[2])[0]++;
-        totals.get("b")[1] += bValue;
-      }
-    }
-  }
-
-  private List<String> expectedTotals() {
-    return totals.entrySet().stream().map(e -> e.getKey() + "|" + e.getValue()[0] + "|" + e.getValue()[1]).sorted().toList();
+    assertEquals(files.raw(), rows(t.get("events_raw"), "id", "kind", "n", "file"), "events_raw: every row exactly once");
+    assertEquals(files.ok(), rows(t.get("events_ok"), "id", "kind", "n"), "events_ok: every valid row exactly once");
+    assertEquals(files.totals(), rows(t.get("totals"), "kind", "events", "total"));
   }
 
   /** Waits until the run's output has {@code times} lines matching {@code pattern}. */
