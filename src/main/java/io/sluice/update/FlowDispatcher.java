@@ -2,8 +2,8 @@ package io.sluice.update;
 
 import io.sluice.graph.ResolvedFlow;
 import java.util.ArrayList;
-import java.util.HashSet;
-import java.util.LinkedHashMap;
+import java.util.Collections;
+import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -50,8 +50,9 @@ final class FlowDispatcher {
       return thread;
     });
     CompletionService<ResolvedFlow> done = new ExecutorCompletionService<>(pool);
-    Set<ResolvedFlow> started = new HashSet<>();
-    Set<ResolvedFlow> finished = new HashSet<>();
+    // By identity: a resolved flow is a record whose hash would walk its whole definition.
+    Set<ResolvedFlow> started = Collections.newSetFromMap(new IdentityHashMap<>());
+    Set<ResolvedFlow> finished = Collections.newSetFromMap(new IdentityHashMap<>());
     int running = 0;
     try {
       while (finished.size() < flows.size()) {
@@ -93,8 +94,8 @@ final class FlowDispatcher {
   }
 
   /** For each flow, the flows before it that write what it reads or write its target. */
-  static Map<ResolvedFlow, List<ResolvedFlow>> dependencies(List<ResolvedFlow> flows) {
-    Map<ResolvedFlow, List<ResolvedFlow>> waitsFor = new LinkedHashMap<>();
+  private static Map<ResolvedFlow, List<ResolvedFlow>> dependencies(List<ResolvedFlow> flows) {
+    Map<ResolvedFlow, List<ResolvedFlow>> waitsFor = new IdentityHashMap<>();
     for (int i = 0; i < flows.size(); i++) {
       ResolvedFlow flow = flows.get(i);
       List<ResolvedFlow> before = new ArrayList<>();
