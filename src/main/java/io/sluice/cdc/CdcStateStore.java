@@ -7,8 +7,7 @@ import static org.apache.spark.sql.functions.lit;
 import io.delta.tables.DeltaTable;
 import io.sluice.execution.DeltaTarget;
 import io.sluice.graph.SparkErrors;
-import java.nio.file.Files;
-import java.nio.file.Path;
+import io.sluice.storage.StoragePath;
 import java.time.Duration;
 import java.util.List;
 import org.apache.spark.sql.Column;
@@ -29,15 +28,15 @@ import org.apache.spark.sql.types.StructType;
  * tombstones) are removed now and then by {@link #compact} and {@link #collectTombstones}.
  */
 final class CdcStateStore {
-  private final Path path;
+  private final StoragePath path;
 
-  private CdcStateStore(Path path) {
+  private CdcStateStore(StoragePath path) {
     this.path = path;
   }
 
   /** The store at {@code path}, created empty with {@code schema} if it does not exist. */
-  static CdcStateStore open(SparkSession spark, Path path, StructType schema) {
-    if (!Files.exists(path.resolve("_delta_log"))) {
+  static CdcStateStore open(SparkSession spark, StoragePath path, StructType schema) {
+    if (!path.isDeltaTable()) {
       try {
         spark.createDataFrame(List.of(), schema).write().format("delta").mode("ignore").save(path.toString());
       } catch (Exception e) {
@@ -66,7 +65,7 @@ final class CdcStateStore {
 
   /** The store as a table flows commit to. */
   DeltaTarget target() {
-    return DeltaTarget.path(path);
+    return DeltaTarget.location(path.toString());
   }
 
   /** The store's current Delta version. */

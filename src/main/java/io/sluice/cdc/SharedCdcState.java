@@ -21,7 +21,7 @@ import io.sluice.graph.DatasetName;
 import io.sluice.graph.FlowMode;
 import io.sluice.graph.Identifiers;
 import io.sluice.graph.ResolvedFlow;
-import java.nio.file.Path;
+import io.sluice.storage.StoragePath;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -57,7 +57,7 @@ final class SharedCdcState {
     for (ResolvedFlow flow : run.flowsIntoTarget()) {
       if (flow.definition().mode() instanceof FlowMode.AutoCdc cdc) {
         CdcEvents events = new CdcEvents(flow, cdc);
-        Path path = checkpoints.autoCdcState(run.target().name());
+        StoragePath path = checkpoints.autoCdcState(run.target().name());
         return Optional.of(new SharedCdcState(CdcStateStore.open(run.spark(), path, events.storeSchema()), events));
       }
     }

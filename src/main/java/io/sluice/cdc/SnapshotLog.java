@@ -3,15 +3,12 @@ package io.sluice.cdc;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import io.sluice.execution.Checkpoints;
 import io.sluice.execution.CommitTag;
 import io.sluice.execution.DeltaTarget;
 import io.sluice.execution.DeltaWrites;
 import io.sluice.graph.DatasetName;
+import io.sluice.storage.StoragePath;
 import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.util.Optional;
 import java.util.function.Consumer;
 import java.util.function.Predicate;
@@ -38,13 +35,13 @@ final class SnapshotLog {
   private static final String VERSION = "version";
   private static final String TABLE_VERSION_BEFORE = "table_version_before";
   private static final String SOURCE = "source_fingerprint";
-  private final Path dir;
+  private final StoragePath dir;
 
-  private SnapshotLog(Path dir) {
+  private SnapshotLog(StoragePath dir) {
     this.dir = dir;
   }
 
-  static SnapshotLog open(Path dir) {
+  static SnapshotLog open(StoragePath dir) {
     return new SnapshotLog(dir);
   }
 
@@ -91,12 +88,13 @@ final class SnapshotLog {
   }
 
   private Optional<SnapshotEntry> read(String name) {
-    Path file = dir.resolve(name);
-    if (!Files.exists(file)) {
+    StoragePath file = dir.resolve(name);
+    Optional<String> read = file.readIfExists();
+    if (read.isEmpty()) {
       return Optional.empty();
     }
     try {
-      String text = Files.readString(file);
+      String text = read.get();
       return Optional.of(text.startsWith("{") ? fromJson(JSON.readTree(text)) : LegacyEntry.parse(text));
     } catch (IOException | RuntimeException e) {
       throw new IllegalStateException("cannot read the snapshot log " + file + ": " + e.getMessage(), e);
@@ -115,18 +113,10 @@ final class SnapshotLog {
     node.set(VERSION, SnapshotVersions.toJson(entry.version()));
     node.put(TABLE_VERSION_BEFORE, entry.tableVersionBefore());
     entry.source().ifPresent(source -> node.put(SOURCE, source));
-    try {
-      Checkpoints.writeAtomically(dir.resolve(name), JSON.writerWithDefaultPrettyPrinter().writeValueAsString(node) + "\n");
-    } catch (IOException e) {
-      throw new UncheckedIOException("cannot write the snapshot log in " + dir, e);
-    }
+    dir.resolve(name).write(node.toPrettyString() + "\n");
   }
 
   private void delete(String name) {
-    try {
-      Files.deleteIfExists(dir.resolve(name));
-    } catch (IOException e) {
-      throw new UncheckedIOException("cannot write the snapshot log in " + dir, e);
-    }
+    dir.resolve(name).delete();
   }
 }

@@ -1,10 +1,6 @@
 package io.sluice.cdc;
 
-import io.sluice.execution.Checkpoints;
-import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.nio.file.Files;
-import java.nio.file.Path;
+import io.sluice.storage.StoragePath;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -23,10 +19,10 @@ import java.util.Optional;
  */
 final class TombstoneSchedule {
   private static final long LOOKS_PER_THRESHOLD = 10;
-  private final Path file;
+  private final StoragePath file;
   private final Clock clock;
 
-  TombstoneSchedule(Path file, Clock clock) {
+  TombstoneSchedule(StoragePath file, Clock clock) {
     this.file = file;
     this.clock = clock;
   }
@@ -39,18 +35,14 @@ final class TombstoneSchedule {
       return;
     }
     look.run();
-    try {
-      Checkpoints.writeAtomically(file, Long.toString(now.toEpochMilli()));
-    } catch (IOException e) {
-      throw new UncheckedIOException("cannot record the tombstone check in " + file, e);
-    }
+    file.write(Long.toString(now.toEpochMilli()));
   }
 
   /** The start of the last completed look; none when the file is missing or unreadable (then one is due). */
   private Optional<Instant> lastLook() {
     try {
-      return Optional.of(Instant.ofEpochMilli(Long.parseLong(Files.readString(file).trim())));
-    } catch (IOException | NumberFormatException e) {
+      return file.readIfExists().map(text -> Instant.ofEpochMilli(Long.parseLong(text.trim())));
+    } catch (NumberFormatException e) {
       return Optional.empty();
     }
   }

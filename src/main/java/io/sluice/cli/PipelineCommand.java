@@ -2,8 +2,10 @@ package io.sluice.cli;
 
 import io.sluice.ErrorClass;
 import io.sluice.SluiceException;
+import io.sluice.session.ServiceCheck;
 import io.sluice.spec.PipelineSpec;
 import io.sluice.spec.SpecLoader;
+import io.sluice.storage.StorageCheck;
 import io.sluice.update.PipelineLock;
 import java.io.PrintWriter;
 import java.nio.file.Path;
@@ -37,16 +39,17 @@ abstract class PipelineCommand implements Callable<Integer> {
     Path dir = dir();
     try {
       PipelineSpec spec = SpecLoader.load(dir);
+      ServiceCheck.verify(spec);
       PipelineLock lock;
       try {
-        lock = PipelineLock.acquire(spec.storage(), spec.name(), command.qualifiedName());
+        lock = PipelineLock.acquire(spec.storage().localFolder(), spec.name(), command.qualifiedName());
       } catch (SluiceException busy) {
         if (!readsWhileUpdating() || !ErrorClass.UPDATE_ALREADY_RUNNING.name().equals(busy.errorClass())) {
           throw busy;
         }
         SparkSession spark = sessions.openReader(spec);
         try {
-          return runWhileUpdating(spec, spark, PipelineLock.holder(spec.storage()));
+          return runWhileUpdating(spec, spark, PipelineLock.holder(spec.storage().localFolder()));
         } finally {
           sessions.release(spark);
         }
@@ -54,6 +57,7 @@ abstract class PipelineCommand implements Callable<Integer> {
       try (lock) {
         SparkSession spark = sessions.open(spec);
         try {
+          StorageCheck.verify(spark, spec.storage());
           return run(spec, spark);
         } finally {
           sessions.release(spark);

@@ -6,8 +6,7 @@ import io.sluice.graph.Identifiers;
 import io.sluice.session.SparkSessions;
 import io.sluice.spec.LibraryLoader;
 import io.sluice.spec.PipelineSpec;
-import java.nio.file.Files;
-import java.nio.file.Path;
+import io.sluice.storage.StoragePath;
 import java.util.Locale;
 import org.apache.spark.sql.SparkSession;
 
@@ -24,16 +23,16 @@ final class ReaderCatalog {
     if (!SparkSessions.inMemoryCatalog(spark)) {
       return;
     }
-    Path warehouse = Path.of(spark.conf().get("spark.sql.warehouse.dir").replaceFirst("^file:", ""));
+    StoragePath warehouse = StoragePath.at(spark, spark.conf().get("spark.sql.warehouse.dir"));
     DataflowGraph graph = LibraryLoader.load(spec);
     for (DatasetDefinition table : graph.datasets().values()) {
       if (!table.type().isTable()) {
         continue;
       }
       String database = table.name().database().toLowerCase(Locale.ROOT);
-      Path location = (database.equals(LibraryLoader.DEFAULT_DATABASE) ? warehouse : warehouse.resolve(database + ".db"))
+      StoragePath location = (database.equals(LibraryLoader.DEFAULT_DATABASE) ? warehouse : warehouse.resolve(database + ".db"))
           .resolve(table.name().name().toLowerCase(Locale.ROOT));
-      if (Files.isDirectory(location.resolve("_delta_log"))) {
+      if (location.isDeltaTable()) {
         spark.sql("CREATE DATABASE IF NOT EXISTS " + Identifiers.quote(table.name().database()));
         spark.sql("CREATE TABLE IF NOT EXISTS " + table.name().quoted() + " USING delta LOCATION '"
             + location.toString().replace("\\", "\\\\").replace("'", "\\'") + "'");

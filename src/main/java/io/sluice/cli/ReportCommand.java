@@ -22,7 +22,7 @@ final class ReportCommand extends FolderCommand {
   @Override
   int run(PipelineSpec spec, SparkSession spark) {
     List<UpdateHistory.UpdateRecord> updates = UpdateHistory.recent(spark, spec.storage(), RECENT_UPDATES);
-    Path file = outFile != null ? outFile : spec.storage().resolve("report.html");
+    Path file = outFile != null ? outFile : spec.storage().localFolder().resolve("report.html");
     GraphCommand.write(file, HtmlReport.write(GraphCommand.view(spec, spark, updates), updates, Instant.now()));
     out().println("wrote " + file.toAbsolutePath().normalize() + " (open it in a browser; it needs no network)");
     return 0;

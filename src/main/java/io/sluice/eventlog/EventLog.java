@@ -3,8 +3,8 @@ package io.sluice.eventlog;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import java.nio.file.Files;
-import java.nio.file.Path;
+import io.sluice.spec.Storage;
+import io.sluice.storage.StoragePath;
 import java.sql.Timestamp;
 import java.time.Duration;
 import java.time.Instant;
@@ -36,7 +36,7 @@ public final class EventLog {
   private static final ObjectMapper JSON = new ObjectMapper();
 
   private final SparkSession spark;
-  private final Path location;
+  private final StoragePath location;
   private final String pipelineName;
   private final String updateId;
   private final List<PipelineEvent> buffer = new ArrayList<>();
@@ -45,18 +45,18 @@ public final class EventLog {
   private long sequence;
 
   /** The log of a new update; what killed updates left unlogged is logged first (the caller holds the pipeline's lock). */
-  public EventLog(SparkSession spark, Path storage, String pipelineName, String updateId) {
+  public EventLog(SparkSession spark, Storage storage, String pipelineName, String updateId) {
     this(spark, storage, pipelineName, updateId, true);
   }
 
-  private EventLog(SparkSession spark, Path storage, String pipelineName, String updateId, boolean recover) {
+  private EventLog(SparkSession spark, Storage storage, String pipelineName, String updateId, boolean recover) {
     this.spark = spark;
-    this.location = location(storage);
+    this.location = location(spark, storage);
     this.pipelineName = pipelineName;
     this.updateId = updateId;
-    this.spool = EventSpool.of(storage, updateId);
+    this.spool = EventSpool.of(storage.localFolder(), updateId);
     if (recover) {
-      EventSpool.recover(spark, storage, location);
+      EventSpool.recover(spark, storage.localFolder(), location);
     }
   }
 
@@ -64,22 +64,22 @@ public final class EventLog {
    * The log of work done beside a running update, e.g. {@code sluice maintain}: the running
    * update's spool is left alone, since it is not a killed update's.
    */
-  public static EventLog besideRunningUpdate(SparkSession spark, Path storage, String pipelineName, String workId) {
+  public static EventLog besideRunningUpdate(SparkSession spark, Storage storage, String pipelineName, String workId) {
     return new EventLog(spark, storage, pipelineName, workId, false);
   }
 
-  public static Path location(Path storage) {
-    return storage.resolve("system").resolve("event_log");
+  public static StoragePath location(SparkSession spark, Storage storage) {
+    return StoragePath.root(spark, storage).resolve("system").resolve("event_log");
   }
 
   /**
    * The event log as a DataFrame, if any update has written it, with the events of killed
    * updates logged first (the caller holds the pipeline's lock).
    */
-  public static Optional<Dataset<Row>> read(SparkSession spark, Path storage) {
-    Path path = location(storage);
-    EventSpool.recover(spark, storage, path);
-    if (!Files.isDirectory(path.resolve("_delta_log"))) {
+  public static Optional<Dataset<Row>> read(SparkSession spark, Storage storage) {
+    StoragePath path = location(spark, storage);
+    EventSpool.recover(spark, storage.localFolder(), path);
+    if (!path.isDeltaTable()) {
       return Optional.empty();
     }
     return Optional.of(spark.read().format("delta").load(path.toString()));
@@ -90,10 +90,10 @@ public final class EventLog {
    * update has spooled but not committed yet (the spool is the running update's, so it is read,
    * never moved).
    */
-  public static Optional<Dataset<Row>> readWhileRunning(SparkSession spark, Path storage) {
-    Path path = location(storage);
-    Optional<Dataset<Row>> spooled = EventSpool.read(spark, storage);
-    if (!Files.isDirectory(path.resolve("_delta_log"))) {
+  public static Optional<Dataset<Row>> readWhileRunning(SparkSession spark, Storage storage) {
+    StoragePath path = location(spark, storage);
+    Optional<Dataset<Row>> spooled = EventSpool.read(spark, storage.localFolder());
+    if (!path.isDeltaTable()) {
       return spooled;
     }
     Dataset<Row> committed = spark.read().format("delta").load(path.toString());

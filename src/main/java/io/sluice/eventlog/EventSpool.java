@@ -5,6 +5,7 @@ import static org.apache.spark.sql.functions.first;
 import static org.apache.spark.sql.functions.get_json_object;
 import static org.apache.spark.sql.functions.max;
 
+import io.sluice.storage.StoragePath;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.io.UncheckedIOException;
@@ -40,12 +41,12 @@ final class EventSpool {
     this.file = file;
   }
 
-  static EventSpool of(Path storage, String updateId) {
-    return new EventSpool(folder(storage).resolve(updateId + ".jsonl"));
+  static EventSpool of(Path localFolder, String updateId) {
+    return new EventSpool(folder(localFolder).resolve(updateId + ".jsonl"));
   }
 
-  private static Path folder(Path storage) {
-    return storage.resolve("system").resolve("event_spool");
+  private static Path folder(Path localFolder) {
+    return localFolder.resolve("system").resolve("event_spool");
   }
 
   /** Writes one event, as a JSON line of the log's columns, through to the operating system. */
@@ -100,9 +101,9 @@ final class EventSpool {
    * The events spooled and not yet committed, if there are any, read now: the running update
    * deletes its spool once the events are in the log, so what is read later comes from the log.
    */
-  static Optional<Dataset<Row>> read(SparkSession spark, Path storage) {
+  static Optional<Dataset<Row>> read(SparkSession spark, Path localFolder) {
     List<String> lines = new ArrayList<>();
-    for (Path file : files(folder(storage))) {
+    for (Path file : files(folder(localFolder))) {
       try {
         lines.addAll(Files.readAllLines(file, StandardCharsets.UTF_8));
       } catch (NoSuchFileException committedMeanwhile) {
@@ -134,11 +135,11 @@ final class EventSpool {
    * them left in the spool (those already in the log are not appended twice), then an event
    * per such update saying it ended without finishing. The caller holds the pipeline's lock.
    */
-  static void recover(SparkSession spark, Path storage, Path log) {
-    for (Path spooled : files(folder(storage))) {
+  static void recover(SparkSession spark, Path localFolder, StoragePath log) {
+    for (Path spooled : files(folder(localFolder))) {
       // A line cut short by the kill does not parse: PERMISSIVE reads it as a row without an id.
       Dataset<Row> events = spark.read().schema(EventLog.SCHEMA).json(spooled.toString()).where(col("id").isNotNull());
-      Dataset<Row> missing = Files.isDirectory(log.resolve("_delta_log"))
+      Dataset<Row> missing = log.isDeltaTable()
           ? events.join(spark.read().format("delta").load(log.toString()).select("id"), "id", "left_anti")
           : events;
       List<Row> rows = new ArrayList<>(missing.collectAsList());

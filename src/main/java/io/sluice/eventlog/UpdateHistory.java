@@ -6,7 +6,7 @@ import static org.apache.spark.sql.functions.max;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import java.nio.file.Path;
+import io.sluice.spec.Storage;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Collections;
@@ -52,7 +52,7 @@ public final class UpdateHistory {
   }
 
   /** The latest {@code limit} updates, oldest first; none when the pipeline has not run. */
-  public static List<UpdateRecord> recent(SparkSession spark, Path storage, int limit) {
+  public static List<UpdateRecord> recent(SparkSession spark, Storage storage, int limit) {
     Optional<Dataset<Row>> log = EventLog.read(spark, storage);
     if (log.isEmpty()) {
       return List.of();

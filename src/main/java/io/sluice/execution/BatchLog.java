@@ -4,10 +4,8 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.sluice.graph.DatasetName;
+import io.sluice.storage.StoragePath;
 import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -30,11 +28,11 @@ public final class BatchLog {
   private static final String FILE = "sluice-batch";
   private static final String BATCH = "batch";
   private static final String VERSIONS = "table_versions_before";
-  private final Path file;
+  private final StoragePath file;
   private final String appId;
   private boolean legacy;
 
-  private BatchLog(Path file, String appId, boolean legacy) {
+  private BatchLog(StoragePath file, String appId, boolean legacy) {
     this.file = file;
     this.appId = appId;
     this.legacy = legacy;
@@ -44,8 +42,8 @@ public final class BatchLog {
   static BatchLog open(Checkpoints checkpoints, FlowRun run) {
     boolean hadRun = checkpoints.hasAppId(run.target().name(), run.flow().name());
     String appId = checkpoints.appId(run.target().name(), run.flow().name());
-    Path file = checkpoints.location(run.target().name(), run.flow().name()).resolve(FILE);
-    return new BatchLog(file, appId, hadRun && !Files.exists(file));
+    StoragePath file = checkpoints.location(run.target().name(), run.flow().name()).resolve(FILE);
+    return new BatchLog(file, appId, hadRun && !file.exists());
   }
 
   /**
@@ -73,18 +71,19 @@ public final class BatchLog {
    * made and others not.
    */
   public static Optional<BegunBatch> unfinished(Checkpoints checkpoints, DatasetName target, DatasetName flow) {
-    Path checkpoint = checkpoints.location(target, flow);
+    StoragePath checkpoint = checkpoints.location(target, flow);
     return read(checkpoint.resolve(FILE))
-        .filter(p -> !Files.exists(checkpoint.resolve("commits").resolve(String.valueOf(p.batch())))
+        .filter(p -> !checkpoint.resolve("commits").resolve(String.valueOf(p.batch())).exists()
             && !OnceMarker.isDone(checkpoint));
   }
 
-  private static Optional<BegunBatch> read(Path file) {
-    if (!Files.exists(file)) {
+  private static Optional<BegunBatch> read(StoragePath file) {
+    Optional<String> text = file.readIfExists();
+    if (text.isEmpty()) {
       return Optional.empty();
     }
     try {
-      JsonNode node = JSON.readTree(Files.readString(file));
+      JsonNode node = JSON.readTree(text.get());
       Map<String, Long> versions = new LinkedHashMap<>();
       node.path(VERSIONS).fields().forEachRemaining(e -> versions.put(e.getKey(), e.getValue().asLong()));
       return Optional.of(new BegunBatch(node.path(BATCH).asLong(), versions));
@@ -106,10 +105,6 @@ public final class BatchLog {
     node.put(BATCH, pending.batch());
     ObjectNode versions = node.putObject(VERSIONS);
     pending.versionsBefore().forEach(versions::put);
-    try {
-      Checkpoints.writeAtomically(file, node.toString() + "\n");
-    } catch (IOException e) {
-      throw new UncheckedIOException("cannot write the batch log " + file, e);
-    }
+    file.write(node.toString() + "\n");
   }
 }

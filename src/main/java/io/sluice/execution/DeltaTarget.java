@@ -1,7 +1,6 @@
 package io.sluice.execution;
 
 import io.sluice.graph.DatasetName;
-import java.nio.file.Path;
 import java.util.Map;
 import java.util.function.Function;
 import org.apache.spark.sql.DataFrameReader;
@@ -34,10 +33,6 @@ public final class DeltaTarget {
     TableIdentifier identifier = new TableIdentifier(name.name(), Option.apply(name.database()), Option.apply(name.catalog()));
     return new DeltaTarget(name.key(), spark -> DeltaLog.forTableWithSnapshot(spark, identifier),
         reader -> reader.table(name.quoted()));
-  }
-
-  public static DeltaTarget path(Path path) {
-    return location(path.toString());
   }
 
   /** A table by location: a local path or a URI ({@code s3a://...}); none there yet is version -1. */

@@ -1,9 +1,6 @@
 package io.sluice.execution;
 
-import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.nio.file.Files;
-import java.nio.file.Path;
+import io.sluice.storage.StoragePath;
 import java.util.Map;
 import java.util.Optional;
 import org.apache.spark.sql.Dataset;
@@ -27,7 +24,7 @@ public final class MaterializedViewExecutor implements FlowExecutor {
   public void execute(FlowRun run) {
     String table = run.target().name().quoted();
     DeltaTarget target = DeltaTarget.table(run.target().name());
-    Path mark = checkpoints.location(run.target().name(), run.flow().name()).resolve("inputs-at-last-refresh");
+    StoragePath mark = checkpoints.location(run.target().name(), run.flow().name()).resolve("inputs-at-last-refresh");
     run.withFlowConf(() -> {
       Dataset<Row> query = run.buildQuery();
       // The view's own expectations and columns decide its rows too.
@@ -46,23 +43,15 @@ public final class MaterializedViewExecutor implements FlowExecutor {
     });
   }
 
-  private static Optional<String> read(Path mark) {
-    try {
-      return Files.exists(mark) ? Optional.of(Files.readString(mark).trim()) : Optional.empty();
-    } catch (IOException e) {
-      return Optional.empty();
-    }
+  private static Optional<String> read(StoragePath mark) {
+    return mark.readIfExists().map(String::trim);
   }
 
-  private static void write(Path mark, Optional<String> state) {
-    try {
-      if (state.isPresent()) {
-        Checkpoints.writeAtomically(mark, state.get());
-      } else {
-        Files.deleteIfExists(mark);
-      }
-    } catch (IOException e) {
-      throw new UncheckedIOException("cannot record the refresh of " + mark.getParent(), e);
+  private static void write(StoragePath mark, Optional<String> state) {
+    if (state.isPresent()) {
+      mark.write(state.get());
+    } else {
+      mark.delete();
     }
   }
 }

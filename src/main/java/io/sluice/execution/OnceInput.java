@@ -4,10 +4,10 @@ import com.fasterxml.jackson.core.type.TypeReference;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.sluice.graph.DatasetName;
 import io.sluice.graph.TablePins;
+import io.sluice.storage.StoragePath;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
-import java.nio.file.Path;
 import java.util.Map;
 import java.util.Optional;
 import java.util.TreeMap;
@@ -26,10 +26,10 @@ final class OnceInput implements TablePins {
   private static final ObjectMapper JSON = new ObjectMapper();
   private static final String FILE = "once-input";
   private final SparkSession spark;
-  private final Path file;
+  private final StoragePath file;
   private final Map<String, Long> versions;
 
-  private OnceInput(SparkSession spark, Path file, Map<String, Long> versions) {
+  private OnceInput(SparkSession spark, StoragePath file, Map<String, Long> versions) {
     this.spark = spark;
     this.file = file;
     this.versions = versions;
@@ -41,11 +41,12 @@ final class OnceInput implements TablePins {
    * query error) committed nothing, so this one reads the tables as they are now: a user who
    * fixed the input gets the fix.
    */
-  static OnceInput open(SparkSession spark, Path checkpoint, boolean batchBegun) {
-    Path file = checkpoint.resolve(FILE);
+  static OnceInput open(SparkSession spark, StoragePath checkpoint, boolean batchBegun) {
+    StoragePath file = checkpoint.resolve(FILE);
+    Optional<String> recorded = batchBegun ? file.readIfExists() : Optional.empty();
     try {
-      Map<String, Long> versions = batchBegun && Files.exists(file)
-          ? JSON.readValue(file.toFile(), new TypeReference<TreeMap<String, Long>>() {})
+      Map<String, Long> versions = recorded.isPresent()
+          ? JSON.readValue(recorded.get(), new TypeReference<TreeMap<String, Long>>() {})
           : new TreeMap<>();
       return new OnceInput(spark, file, versions);
     } catch (IOException e) {
@@ -70,7 +71,7 @@ final class OnceInput implements TablePins {
   /** Records the versions read, before the flow's first commit. */
   void save() {
     try {
-      Checkpoints.writeAtomically(file, JSON.writeValueAsString(versions));
+      file.write(JSON.writeValueAsString(versions));
     } catch (IOException e) {
       throw new UncheckedIOException("cannot record the input of a flow that runs once: " + file, e);
     }

@@ -1,16 +1,13 @@
 package io.sluice.execution;
 
-import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.nio.file.Files;
-import java.nio.file.Path;
+import io.sluice.storage.StoragePath;
 
 /**
  * Whether a flow that runs once ({@code ONCE}, {@code once()}) has run: a file in its
  * checkpoint, so a full refresh, which deletes the checkpoint, runs it again.
  */
 public final class OnceMarker {
-  private final Path file;
+  private final StoragePath file;
 
   private static final String FILE = "once-done";
 
@@ -19,20 +16,15 @@ public final class OnceMarker {
   }
 
   /** Whether the flow whose checkpoint is {@code checkpoint} has run once. */
-  static boolean isDone(Path checkpoint) {
-    return Files.exists(checkpoint.resolve(FILE));
+  static boolean isDone(StoragePath checkpoint) {
+    return checkpoint.resolve(FILE).exists();
   }
 
   public boolean done() {
-    return Files.exists(file);
+    return file.exists();
   }
 
   public void markDone() {
-    try {
-      Files.createDirectories(file.getParent());
-      Files.writeString(file, "");
-    } catch (IOException e) {
-      throw new UncheckedIOException("cannot record that a flow ran once: " + file, e);
-    }
+    file.write("");
   }
 }

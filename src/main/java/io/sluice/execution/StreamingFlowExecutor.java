@@ -2,7 +2,7 @@ package io.sluice.execution;
 
 import io.sluice.SluiceException;
 import io.sluice.graph.SparkErrors;
-import java.nio.file.Path;
+import io.sluice.storage.StoragePath;
 import java.util.List;
 import java.util.concurrent.TimeoutException;
 import org.apache.spark.api.java.function.VoidFunction2;
@@ -45,7 +45,7 @@ public final class StreamingFlowExecutor implements FlowExecutor {
 
   @Override
   public void execute(FlowRun run) {
-    Path checkpoint = checkpoints.location(run.target().name(), run.flow().name());
+    StoragePath checkpoint = checkpoints.location(run.target().name(), run.flow().name());
     BatchSink sink = sinks.create(run, run.target().name().quoted(), BatchLog.open(checkpoints, run));
     Dataset<Row> stream = run.buildQuery();
     StreamingQuery query = run.withFlowConf(() -> start(stream, checkpoint, run, sink));
@@ -53,7 +53,7 @@ public final class StreamingFlowExecutor implements FlowExecutor {
     sink.finish();
   }
 
-  private static StreamingQuery start(Dataset<Row> stream, Path checkpoint, FlowRun run, BatchSink sink) {
+  private static StreamingQuery start(Dataset<Row> stream, StoragePath checkpoint, FlowRun run, BatchSink sink) {
     try {
       return stream.writeStream()
           .option("checkpointLocation", checkpoint.toString())

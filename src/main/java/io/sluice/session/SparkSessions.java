@@ -1,6 +1,7 @@
 package io.sluice.session;
 
 import io.sluice.spec.PipelineSpec;
+import io.sluice.spec.Storage;
 import java.nio.file.Path;
 import java.util.Map;
 import org.apache.spark.SparkConf;
@@ -59,9 +60,6 @@ public final class SparkSessions {
         "spark.sql.extensions", "io.delta.sql.DeltaSparkSessionExtension",
         "spark.sql.catalog.spark_catalog", "org.apache.spark.sql.delta.catalog.DeltaCatalog",
         "spark.sql.streaming.schemaInference", "true",
-        // Local files without a chmod or readlink process per file (see ForklessLocalFileSystem).
-        "spark.hadoop.fs.file.impl", ForklessLocalFileSystem.class.getName(),
-        "spark.hadoop.fs.AbstractFileSystem.file.impl", ForklessLocalFs.class.getName(),
         // Every batch of a flow plans the same queries again. Spark keeps 100 compiled classes,
         // fewer than one update of a few keyed flows generates, so each batch compiled its code
         // anew. With room for 1,000, a 10-row update of the AUTO CDC example took ~30% less time
@@ -69,10 +67,14 @@ public final class SparkSessions {
         "spark.sql.codegen.cache.maxEntries", "1000");
   }
 
-  /** A laptop's local Spark with its catalog under {@code storage}. */
-  public static Map<String, String> embeddedDefaults(Path storage) {
-    System.setProperty("derby.system.home", storage.resolve("metastore").toString());
-    System.setProperty("derby.stream.error.file", storage.resolve("metastore/derby.log").toString());
+  /**
+   * A laptop's local Spark with its catalog under {@code storage}: the metastore in its local
+   * folder (Derby needs a local disk), the tables in its warehouse, on S3 when storage is.
+   */
+  public static Map<String, String> embeddedDefaults(Storage storage) {
+    Path local = storage.localFolder();
+    System.setProperty("derby.system.home", local.resolve("metastore").toString());
+    System.setProperty("derby.stream.error.file", local.resolve("metastore/derby.log").toString());
     return Map.ofEntries(
         Map.entry("spark.master", "local[*]"),
         Map.entry("spark.ui.enabled", "false"),
@@ -80,10 +82,15 @@ public final class SparkSessions {
         Map.entry("spark.sql.shuffle.partitions", "4"),
         Map.entry("spark.databricks.delta.snapshotPartitions", "2"),
         Map.entry("spark.sql.catalogImplementation", "hive"),
-        Map.entry("spark.sql.warehouse.dir", storage.resolve("warehouse").toString()),
+        Map.entry("spark.sql.warehouse.dir", storage.resolve("warehouse")),
         Map.entry("spark.hadoop.javax.jdo.option.ConnectionURL",
-            "jdbc:derby:;databaseName=" + storage.resolve("metastore/metastore_db") + ";create=true"),
+            "jdbc:derby:;databaseName=" + local.resolve("metastore/metastore_db") + ";create=true"),
         Map.entry("spark.hadoop.datanucleus.schema.autoCreateAll", "true"),
-        Map.entry("spark.hadoop.hive.metastore.schema.verification", "false"));
+        Map.entry("spark.hadoop.hive.metastore.schema.verification", "false"),
+        // Local files without a chmod or readlink process per file (see ForklessLocalFileSystem).
+        // Embedded only: a cluster's executors load Hadoop's file systems from their own class
+        // path, which does not hold Sluice's jar.
+        Map.entry("spark.hadoop.fs.file.impl", ForklessLocalFileSystem.class.getName()),
+        Map.entry("spark.hadoop.fs.AbstractFileSystem.file.impl", ForklessLocalFs.class.getName()));
   }
 }

@@ -10,14 +10,14 @@ import java.util.Optional;
  * Declarative Pipelines (SEMANTICS §1.1).
  *
  * @param root the folder that holds the spec file
- * @param storage absolute: checkpoints, the event log and (embedded) the metastore live here
+ * @param storage where checkpoints, AUTO CDC state and the event log live (embedded, the catalog too)
  * @param configuration Spark settings applied to the session
  */
 public record PipelineSpec(
     Path root,
     Path specFile,
     String name,
-    Path storage,
+    Storage storage,
     Optional<String> catalog,
     Optional<String> database,
     Map<String, String> configuration,

@@ -70,7 +70,12 @@ public final class SpecLoader {
     }
     Path root = specFile.getParent();
     String name = requiredText(doc, "name", origin);
-    Path storage = root.resolve(requiredText(doc, "storage", origin)).normalize();
+    Storage storage;
+    try {
+      storage = Storage.parse(requiredText(doc, "storage", origin), root);
+    } catch (IllegalArgumentException e) {
+      throw new SpecException(ErrorClass.SPEC_INVALID, origin, "storage is not a folder or a URI: " + e.getMessage());
+    }
     Optional<String> database = optionalText(doc, "database", origin).or(() -> optionalText(doc, "schema", origin));
     return new PipelineSpec(root, specFile, name, storage, optionalText(doc, "catalog", origin), database,
         configuration(doc.get("configuration"), origin), libraries(doc.get("libraries"), origin));

@@ -17,6 +17,7 @@ import io.sluice.graph.SparkErrors;
 import io.sluice.sink.SinkWrites;
 import io.sluice.spec.LibraryLoader;
 import io.sluice.spec.PipelineSpec;
+import io.sluice.storage.StoragePath;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -36,6 +37,7 @@ public final class PipelineUpdate {
   private final SparkSession spark;
   private final PipelineSpec spec;
   private final EventLog events;
+  private final StoragePath storage;
   private final Checkpoints checkpoints;
   private final StopSignal stop;
 
@@ -44,7 +46,8 @@ public final class PipelineUpdate {
     this.stop = stop;
     this.spec = spec;
     this.events = new EventLog(spark, spec.storage(), spec.name(), UUID.randomUUID().toString());
-    this.checkpoints = new Checkpoints(spec.storage());
+    this.storage = StoragePath.root(spark, spec.storage());
+    this.checkpoints = new Checkpoints(storage);
     listeners.forEach(events::addListener);
   }
 
@@ -95,7 +98,7 @@ public final class PipelineUpdate {
       ContinuousSchedule schedule = ContinuousSchedule.of(spark, graph);
       FlowParallelism parallelism = FlowParallelism.of(spark);
       updateProgress("SETTING_UP_TABLES");
-      new TableManager(spark, checkpoints, spec.storage()).prepare(graph, selection);
+      new TableManager(spark, checkpoints, storage).prepare(graph, selection);
       useDefaultNamespace(spark, graph.graph(), true);
       updateProgress("RUNNING");
       FlowRounds rounds = new FlowRounds(spark, graph, selection, events, checkpoints, stop, parallelism);

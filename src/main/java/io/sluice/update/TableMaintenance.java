@@ -9,12 +9,10 @@ import io.sluice.execution.DeltaTarget;
 import io.sluice.graph.DatasetDefinition;
 import io.sluice.graph.DatasetName;
 import io.sluice.graph.ResolvedGraph;
-import java.io.IOException;
+import io.sluice.spec.Storage;
+import io.sluice.storage.StoragePath;
 import java.io.OutputStream;
 import java.io.PrintStream;
-import java.io.UncheckedIOException;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -42,15 +40,16 @@ public final class TableMaintenance {
   private static final String LISTING_PARALLELISM = "spark.sql.sources.parallelPartitionDiscovery.parallelism";
   private final SparkSession spark;
   private final Checkpoints checkpoints;
-  private final Path storage;
-  private final Path marks;
+  private final Storage storage;
+  private final StoragePath marks;
   private final EventLog events;
 
-  public TableMaintenance(SparkSession spark, Path storage, EventLog events) {
+  public TableMaintenance(SparkSession spark, Storage storage, EventLog events) {
     this.spark = spark;
-    this.checkpoints = new Checkpoints(storage);
+    StoragePath root = StoragePath.root(spark, storage);
+    this.checkpoints = new Checkpoints(root);
     this.storage = storage;
-    this.marks = storage.resolve("system").resolve("maintained");
+    this.marks = root.resolve("system").resolve("maintained");
     this.events = events;
   }
 
@@ -59,7 +58,7 @@ public final class TableMaintenance {
     for (DatasetDefinition table : tables) {
       maintainTable(table);
     }
-    maintainPath("event log", EventLog.location(storage));
+    maintainPath("event log", EventLog.location(spark, storage));
   }
 
   /**
@@ -81,24 +80,20 @@ public final class TableMaintenance {
   }
 
   private boolean isDue(DatasetName table) {
-    Path mark = marks.resolve(table.key());
     try {
-      if (!Files.exists(mark)) {
+      Optional<String> last = marks.resolve(table.key()).readIfExists();
+      if (last.isEmpty()) {
         mark(table);
         return false;
       }
-      return Instant.parse(Files.readString(mark).trim()).plus(INTERVAL).isBefore(Instant.now());
-    } catch (IOException | RuntimeException e) {
+      return Instant.parse(last.get().trim()).plus(INTERVAL).isBefore(Instant.now());
+    } catch (RuntimeException e) {
       return true;
     }
   }
 
   private void mark(DatasetName table) {
-    try {
-      Checkpoints.writeAtomically(marks.resolve(table.key()), Instant.now().toString());
-    } catch (IOException e) {
-      throw new UncheckedIOException("cannot record the maintenance of " + table, e);
-    }
+    marks.resolve(table.key()).write(Instant.now().toString());
   }
 
   private void maintainTable(DatasetDefinition table) {
@@ -107,16 +102,16 @@ public final class TableMaintenance {
     String zOrderBy = zOrder.map(cols -> " ZORDER BY (" + List.of(cols.split(",")).stream().map(String::trim)
         .map(ColumnNames::quote).collect(Collectors.joining(", ")) + ")").orElse("");
     run(table.name().name(), table.name().name(), target, table.name().quoted(), zOrderBy);
-    Path state = checkpoints.autoCdcState(table.name());
-    if (Files.isDirectory(state.resolve("_delta_log"))) {
+    StoragePath state = checkpoints.autoCdcState(table.name());
+    if (state.isDeltaTable()) {
       maintainPath(table.name().name() + " (AUTO CDC state)", state);
     }
     mark(table.name());
   }
 
-  private void maintainPath(String label, Path path) {
-    if (Files.isDirectory(path.resolve("_delta_log"))) {
-      run(label, null, DeltaTarget.path(path), "delta.`" + path.toString().replace("`", "``") + "`", "");
+  private void maintainPath(String label, StoragePath path) {
+    if (path.isDeltaTable()) {
+      run(label, null, DeltaTarget.location(path.toString()), "delta.`" + path.toString().replace("`", "``") + "`", "");
     }
   }
 

@@ -12,16 +12,12 @@ import io.sluice.graph.DatasetType;
 import io.sluice.graph.Identifiers;
 import io.sluice.graph.ResolvedFlow;
 import io.sluice.graph.ResolvedGraph;
-import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.nio.file.Files;
-import java.nio.file.Path;
+import io.sluice.storage.StoragePath;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;
 import java.util.stream.Collectors;
-import java.util.stream.Stream;
 import org.apache.spark.sql.SparkSession;
 import org.apache.spark.sql.types.StructField;
 import org.apache.spark.sql.types.StructType;
@@ -36,9 +32,9 @@ final class TableManager {
   private static final String DELETION_VECTORS = "delta.enableDeletionVectors";
   private final SparkSession spark;
   private final Checkpoints checkpoints;
-  private final Path pendingDir;
+  private final StoragePath pendingDir;
 
-  TableManager(SparkSession spark, Checkpoints checkpoints, Path storage) {
+  TableManager(SparkSession spark, Checkpoints checkpoints, StoragePath storage) {
     this.spark = spark;
     this.checkpoints = checkpoints;
     this.pendingDir = storage.resolve("system").resolve("pending-full-refresh");
@@ -118,28 +114,16 @@ final class TableManager {
   }
 
   private void fullRefresh(DatasetDefinition dataset, Runnable reset) {
-    Path marker = pendingDir.resolve(dataset.name().key());
-    try {
-      Files.createDirectories(pendingDir);
-      Files.writeString(marker, dataset.name().key());
-      checkpoints.clear(dataset.name());
-      reset.run();
-      Files.delete(marker);
-    } catch (IOException e) {
-      throw new UncheckedIOException("cannot record the full refresh of " + dataset.name(), e);
-    }
+    StoragePath marker = pendingDir.resolve(dataset.name().key());
+    marker.write(dataset.name().key());
+    checkpoints.clear(dataset.name());
+    reset.run();
+    marker.delete();
   }
 
   private Set<DatasetName> interruptedRefreshes(ResolvedGraph graph) {
-    if (!Files.isDirectory(pendingDir)) {
-      return Set.of();
-    }
-    try (Stream<Path> markers = Files.list(pendingDir)) {
-      Set<String> keys = markers.map(p -> p.getFileName().toString()).collect(Collectors.toSet());
-      return graph.graph().datasets().keySet().stream().filter(n -> keys.contains(n.key())).collect(Collectors.toSet());
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
-    }
+    Set<String> keys = pendingDir.list().stream().map(StoragePath::name).collect(Collectors.toSet());
+    return graph.graph().datasets().keySet().stream().filter(n -> keys.contains(n.key())).collect(Collectors.toSet());
   }
 
   /** New columns are added; a changed type needs a full refresh (a materialized view simply gets one). */

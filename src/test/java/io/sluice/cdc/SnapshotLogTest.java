@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.sluice.storage.StoragePath;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.ObjectOutputStream;
@@ -33,21 +34,21 @@ class SnapshotLogTest {
         Date.valueOf("2026-11-30"), LocalDate.of(2026, 11, 30), Timestamp.valueOf("2026-11-30 08:00:00.123456"),
         Instant.parse("2026-11-30T08:00:00.123456Z"), LocalDateTime.of(2026, 11, 30, 8, 0));
     for (Object version : versions) {
-      SnapshotLog log = SnapshotLog.open(dir.resolve(version.getClass().getSimpleName()));
+      SnapshotLog log = SnapshotLog.open(StoragePath.local(dir.resolve(version.getClass().getSimpleName())));
       log.commit(new SnapshotEntry(3, version, 9, Optional.of("abc")));
       SnapshotEntry read = log.last().orElseThrow();
       assertEquals(version, read.version(), version.getClass().getName());
       assertEquals(version.getClass(), read.version().getClass());
       assertEquals(new SnapshotEntry(3, version, 9, Optional.of("abc")), read);
     }
-    SnapshotLog binary = SnapshotLog.open(dir.resolve("binary"));
+    SnapshotLog binary = SnapshotLog.open(StoragePath.local(dir.resolve("binary")));
     binary.commit(new SnapshotEntry(0, new byte[] {1, 2}, -1, Optional.empty()));
     assertArrayEquals(new byte[] {1, 2}, (byte[]) binary.last().orElseThrow().version());
   }
 
   @Test
   void anEntryIsJsonAUserCanRead() throws IOException {
-    SnapshotLog log = SnapshotLog.open(dir);
+    SnapshotLog log = SnapshotLog.open(StoragePath.local(dir));
     log.begin(new SnapshotEntry(4, Timestamp.valueOf("2026-11-30 08:00:00"), 12, Optional.empty()));
     String text = Files.readString(dir.resolve("pending"));
     assertTrue(text.contains("\"number\" : 4") && text.contains("\"type\" : \"timestamp\"")
@@ -71,13 +72,13 @@ class SnapshotLogTest {
     Files.writeString(dir.resolve("last"), "#AUTO CDC FROM SNAPSHOT: last snapshot\nnumber=2\n"
         + "version=2026-11-29 10\\:00\\:00.0\nserialized=" + Base64.getEncoder().encodeToString(bytes.toByteArray())
         + "\ntable_version_before=5\n");
-    SnapshotEntry entry = SnapshotLog.open(dir).last().orElseThrow();
+    SnapshotEntry entry = SnapshotLog.open(StoragePath.local(dir)).last().orElseThrow();
     assertEquals(new SnapshotEntry(2, Timestamp.valueOf("2026-11-29 10:00:00"), 5, Optional.empty()), entry);
   }
 
   @Test
   void aVersionOfAnotherTypeIsRefusedWhenRecorded() {
-    SnapshotLog log = SnapshotLog.open(dir);
+    SnapshotLog log = SnapshotLog.open(StoragePath.local(dir));
     IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
         () -> log.begin(new SnapshotEntry(0, List.of(1), -1, Optional.empty())));
     assertTrue(e.getMessage().contains("cannot be recorded"), e.getMessage());

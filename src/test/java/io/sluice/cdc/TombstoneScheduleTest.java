@@ -3,6 +3,7 @@ package io.sluice.cdc;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
+import io.sluice.storage.StoragePath;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
@@ -22,7 +23,7 @@ class TombstoneScheduleTest {
   private final AtomicInteger looks = new AtomicInteger();
 
   private void updateAt(Instant at) {
-    new TombstoneSchedule(dir.resolve("checked-at"), Clock.fixed(at, ZoneOffset.UTC)).lookIfDue(TWO_DAYS, looks::incrementAndGet);
+    new TombstoneSchedule(StoragePath.local(dir.resolve("checked-at")), Clock.fixed(at, ZoneOffset.UTC)).lookIfDue(TWO_DAYS, looks::incrementAndGet);
   }
 
   @Test
@@ -39,7 +40,7 @@ class TombstoneScheduleTest {
 
   @Test
   void aLookThatFailsIsNotRecordedAndAnUnreadableRecordMeansALookIsDue() throws Exception {
-    TombstoneSchedule schedule = new TombstoneSchedule(dir.resolve("checked-at"), Clock.fixed(START, ZoneOffset.UTC));
+    TombstoneSchedule schedule = new TombstoneSchedule(StoragePath.local(dir.resolve("checked-at")), Clock.fixed(START, ZoneOffset.UTC));
     assertThrows(IllegalStateException.class, () -> schedule.lookIfDue(TWO_DAYS, () -> {
       throw new IllegalStateException("the MERGE failed");
     }));

@@ -1,13 +1,17 @@
 package io.sluice.e2e;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.sluice.testing.CommandResult;
 import io.sluice.testing.PipelineFolder;
+import io.sluice.testing.SluiceCommands;
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.net.ServerSocket;
+import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -18,62 +22,134 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
+import java.util.function.BooleanSupplier;
 import java.util.stream.Stream;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.FileSystem;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * The quickstart on a real Spark standalone cluster (issue 14, first step): {@code
- * bin/sluice-local-cluster} starts a master and two workers as JVMs of their own, the
- * {@code -spark.jar} is submitted to it with SparkSubmit in client mode, its executors run on the
- * workers, and the tables it makes hold exactly the rows of the embedded run of the same folder.
+ * The examples on a real cluster (issue 14), all in one cluster's lifetime: {@code
+ * bin/sluice-local-cluster} starts a Spark master and two workers, an S3 server and a Hive
+ * metastore, each a JVM of its own; the {@code -spark.jar} is submitted with SparkSubmit, its
+ * executors run on the workers, the pipelines' storage and tables are on {@code s3a://}, their
+ * catalog the shared metastore. Bad addresses fail at once with one line; the driver and a
+ * worker are killed mid-update; every table ends with exactly the rows of the embedded run.
  */
 class ClusterE2E {
   private static final Path SCRIPT = Sluice.REPO.resolve("bin/sluice-local-cluster");
+  private static final Map<String, List<String>> TABLES = Map.of(
+      "quickstart", List.of("orders_raw", "orders_clean", "customer_revenue"),
+      "auto-cdc", List.of("users_cdc", "users_scd1", "users_scd2", "users_changes"),
+      "snapshot-cdc", List.of("customers", "customers_history"));
 
   @TempDir Path dir;
 
+  private Path cluster;
+  private LocalCluster submit;
+  private FileSystem bucket;
+
   @Test
-  void theQuickstartOnAClusterGivesTheEmbeddedRunsTables() throws Exception {
-    Path cluster = dir.resolve("cluster");
-    Path onCluster = dir.resolve("on-cluster");
-    Path embedded = dir.resolve("embedded");
-    PipelineFolder.copyOf(Sluice.REPO.resolve("examples/quickstart"), onCluster);
-    PipelineFolder.copyOf(Sluice.REPO.resolve("examples/quickstart"), embedded);
-    String port = String.valueOf(freePort());
-    script(Duration.ofMinutes(3), "start", "--port", port, "--workers", "2", "--dir", cluster.toString());
+  void theExamplesOnAClusterWithS3AndASharedMetastoreGiveTheEmbeddedRunsTables() throws Exception {
+    cluster = dir.resolve("cluster");
+    submit = new LocalCluster();
+    Map<String, Path> onCluster = new LinkedHashMap<>();
+    for (String example : List.of("quickstart", "auto-cdc", "snapshot-cdc")) {
+      onCluster.put(example, onCluster(example));
+    }
+    int s3Port = freePort(1);
+    script(Duration.ofMinutes(3), "start", "--port", String.valueOf(freePort(2)), "--workers", "2",
+        "--s3-port", String.valueOf(s3Port), "--metastore-port", String.valueOf(freePort(1)),
+        "--dir", cluster.toString());
     try {
-      Path storage = onCluster.resolve(".sluice");
-      CommandResult submitted = script(Duration.ofMinutes(5), "submit", "--port", port, "--dir", cluster.toString(),
-          // The catalog the embedded run keeps under the pipeline's storage: here the driver's, so
-          // that sluice query reads the cluster's tables afterwards.
-          "--conf", "spark.sql.catalogImplementation=hive",
-          "--conf", "spark.sql.warehouse.dir=" + storage.resolve("warehouse"),
-          "--conf", "spark.hadoop.javax.jdo.option.ConnectionURL=jdbc:derby:;databaseName="
-              + storage.resolve("metastore/metastore_db") + ";create=true",
-          "--conf", "spark.hadoop.datanucleus.schema.autoCreateAll=true",
-          "--conf", "spark.hadoop.hive.metastore.schema.verification=false",
-          "run", onCluster.toString());
-      assertTrue(submitted.stdout().contains("COMPLETED"), submitted::toString);
-      for (int worker = 1; worker <= 2; worker++) {
-        assertTrue(hasExecutor(cluster.resolve("worker-" + worker)), "worker " + worker + " ran an executor of the update");
+      bucket = bucket(s3Port);
+      badAddressesFailAtOnceAndWriteNothing(onCluster.get("quickstart"));
+
+      // The driver killed while the update writes, then submitted again: exactly once.
+      LocalCluster.Running killed = submit.start(onCluster.get("quickstart"), "run");
+      awaitTrue(Duration.ofMinutes(3), () -> killed.stdout().contains("orders_clean"), () -> "the update reached orders_clean: " + killed.stdout());
+      killed.process.destroyForcibly().waitFor();
+      assertTrue(submit.ok(onCluster.get("quickstart"), "run").stdout().contains("COMPLETED"));
+
+      assertTrue(submit.ok(onCluster.get("snapshot-cdc"), "run").stdout().contains("COMPLETED"));
+
+      // One worker killed while its executor runs tasks: Spark runs them again on the other.
+      LocalCluster.Running autoCdc = submit.start(onCluster.get("auto-cdc"), "run");
+      awaitTrue(Duration.ofMinutes(3), () -> runsTasks(cluster.resolve("worker-2")), () -> "worker 2 ran tasks");
+      assertTrue(hasExecutor(cluster.resolve("worker-1")), "worker 1 ran an executor of the update");
+      new ProcessBuilder("kill", "-9", Files.readString(cluster.resolve("worker-2.pid")).trim()).start().waitFor();
+      CommandResult afterWorkerLoss = autoCdc.await(Duration.ofMinutes(5));
+      assertEquals(0, afterWorkerLoss.exit(), afterWorkerLoss::toString);
+      assertTrue(afterWorkerLoss.stdout().contains("COMPLETED"), afterWorkerLoss::toString);
+
+      Map<String, Path> embedded = new LinkedHashMap<>();
+      for (String example : onCluster.keySet()) {
+        embedded.put(example, dir.resolve("embedded").resolve(example));
+        PipelineFolder.copyOf(Sluice.REPO.resolve("examples").resolve(example), embedded.get(example));
+        Sluice.PROCESS.ok(embedded.get(example), "run");
+      }
+      assertSameTables(onCluster.get("quickstart"), embedded);
+      for (String example : onCluster.keySet()) {
+        String storage = "s3a://sluice/pipelines/" + example;
+        assertTrue(bucket.exists(new org.apache.hadoop.fs.Path(storage + "/checkpoints")), example + "'s checkpoints are in the bucket");
+        assertTrue(bucket.exists(new org.apache.hadoop.fs.Path(storage + "/system/event_log/_delta_log/00000000000000000000.json")),
+            example + "'s event log is in the bucket");
+        assertTrue(bucket.exists(new org.apache.hadoop.fs.Path("s3a://sluice/warehouse/" + database(example) + ".db")),
+            example + "'s tables are in the bucket");
+        assertFalse(Files.exists(onCluster.get(example).resolve(".sluice/checkpoints")), "nothing but the lock is local");
       }
     } finally {
       script(Duration.ofMinutes(1), "stop", "--dir", cluster.toString());
     }
+  }
 
-    Sluice.PROCESS.ok(embedded, "run");
+  /** A copy of the example whose storage is in the cluster's bucket and whose tables are in a database of their own. */
+  private Path onCluster(String example) throws IOException {
+    Path folder = dir.resolve("on-cluster").resolve(example);
+    PipelineFolder.copyOf(Sluice.REPO.resolve("examples").resolve(example), folder);
+    Path spec = folder.resolve("spark-pipeline.yml");
+    Files.writeString(spec, Files.readString(spec).replace("storage: .sluice",
+        "storage: s3a://sluice/pipelines/" + example + "\ndatabase: " + database(example)));
+    return folder;
+  }
+
+  private static String database(String example) {
+    return example.replace('-', '_');
+  }
+
+  private void badAddressesFailAtOnceAndWriteNothing(Path pipeline) throws IOException {
+    int closed = freePort(1);
+    assertTrue(submit.failsCleanly(pipeline, "--conf", "spark.master=spark://127.0.0.1:" + closed, "run")
+        .stderr().contains("CLUSTER_UNREACHABLE"));
+    assertTrue(submit.failsCleanly(pipeline, "--conf", "spark.hadoop.hive.metastore.uris=thrift://127.0.0.1:" + closed, "run")
+        .stderr().contains("METASTORE_UNREACHABLE"));
+    String wrongKey = submit.failsCleanly(pipeline, "--conf", "spark.hadoop.fs.s3a.secret.key=not-the-key", "run").stderr();
+    assertTrue(wrongKey.contains("STORAGE_UNREACHABLE") && wrongKey.contains("access denied"), wrongKey);
+    Path spec = pipeline.resolve("spark-pipeline.yml");
+    String text = Files.readString(spec);
+    Files.writeString(spec, text.replace("s3a://sluice/", "s3a://no-such-bucket/"));
+    String noBucket = submit.failsCleanly(pipeline, "run").stderr();
+    assertTrue(noBucket.contains("STORAGE_UNREACHABLE") && noBucket.contains("'no-such-bucket' does not exist"), noBucket);
+    Files.writeString(spec, text);
+    assertFalse(bucket.exists(new org.apache.hadoop.fs.Path("s3a://sluice/pipelines")), "nothing was written to the bucket");
+  }
+
+  /** Every table of every example: the cluster's rows (through the metastore, on S3) and the embedded run's, EXCEPT ALL both ways. */
+  private void assertSameTables(Path anyPipeline, Map<String, Path> embedded) {
     Map<String, String> comparisons = new LinkedHashMap<>();
-    for (String table : List.of("orders_raw", "orders_clean", "customer_revenue")) {
-      // _rescued_data names the file it came from by its path, which differs between the folders.
-      String columns = table.equals("orders_raw") ? "* EXCEPT (_rescued_data)" : "*";
-      String ours = "SELECT " + columns + " FROM " + table;
-      String theirs = "SELECT " + columns + " FROM delta.`" + onCluster.resolve(".sluice/warehouse/" + table) + "`";
-      comparisons.put(table, "SELECT (SELECT count(*) FROM " + table + ") AS n,"
-          + " (SELECT count(*) FROM (" + ours + " EXCEPT ALL " + theirs + ")) AS only_embedded,"
-          + " (SELECT count(*) FROM (" + theirs + " EXCEPT ALL " + ours + ")) AS only_cluster");
+    for (Map.Entry<String, Path> example : embedded.entrySet()) {
+      for (String table : TABLES.get(example.getKey())) {
+        // _rescued_data names the file a bad row came from by its path, which differs between the folders.
+        String columns = table.endsWith("_raw") || table.endsWith("_cdc") ? "* EXCEPT (_rescued_data)" : "*";
+        String theirs = "SELECT " + columns + " FROM delta.`" + example.getValue().resolve(".sluice/warehouse/" + table) + "`";
+        String ours = "SELECT " + columns + " FROM " + database(example.getKey()) + "." + table;
+        comparisons.put(example.getKey() + "." + table, "SELECT (SELECT count(*) FROM (" + theirs + ")) AS n,"
+            + " (SELECT count(*) FROM (" + theirs + " EXCEPT ALL " + ours + ")) AS only_embedded,"
+            + " (SELECT count(*) FROM (" + ours + " EXCEPT ALL " + theirs + ")) AS only_cluster");
+      }
     }
-    Map<String, List<JsonNode>> compared = Sluice.PROCESS.queryAll(embedded, comparisons);
+    Map<String, List<JsonNode>> compared = submit.queryAll(anyPipeline, comparisons);
     for (String table : comparisons.keySet()) {
       JsonNode row = compared.get(table).get(0);
       assertTrue(row.get("n").asLong() > 0, table + " has rows: " + row);
@@ -82,17 +158,59 @@ class ClusterE2E {
     }
   }
 
-  private static boolean hasExecutor(Path workerDir) throws IOException {
+  /** The cluster's bucket, read from the test as any S3 client would. */
+  private static FileSystem bucket(int port) throws IOException {
+    Configuration conf = new Configuration();
+    conf.set("fs.s3a.endpoint", "http://127.0.0.1:" + port);
+    conf.set("fs.s3a.endpoint.region", "us-east-1");
+    conf.set("fs.s3a.path.style.access", "true");
+    conf.set("fs.s3a.connection.ssl.enabled", "false");
+    conf.set("fs.s3a.access.key", "sluice");
+    conf.set("fs.s3a.secret.key", "sluice-secret-key");
+    return FileSystem.newInstance(URI.create("s3a://sluice/"), conf);
+  }
+
+  private static boolean hasExecutor(Path workerDir) {
+    return executorLogs(workerDir).findAny().isPresent();
+  }
+
+  private static boolean runsTasks(Path workerDir) {
+    return executorLogs(workerDir).anyMatch(log -> {
+      try {
+        return Files.readString(log).contains("Running task");
+      } catch (IOException e) {
+        return false;
+      }
+    });
+  }
+
+  private static Stream<Path> executorLogs(Path workerDir) {
     try (Stream<Path> files = Files.walk(workerDir)) {
-      return files.anyMatch(f -> f.getFileName().toString().equals("stderr") && f.toString().contains("/app-"));
+      return files.filter(f -> f.getFileName().toString().equals("stderr") && f.toString().contains("/app-")).toList().stream();
+    } catch (IOException | UncheckedIOException e) {
+      return Stream.empty();
     }
   }
 
-  private static int freePort() throws IOException {
-    // The master's web UI takes the next port.
+  private static void awaitTrue(Duration timeout, BooleanSupplier condition, java.util.function.Supplier<String> what)
+      throws InterruptedException {
+    long end = System.nanoTime() + timeout.toNanos();
+    while (!condition.getAsBoolean()) {
+      if (System.nanoTime() > end) {
+        throw new AssertionError("timed out waiting until " + what.get());
+      }
+      Thread.sleep(200);
+    }
+  }
+
+  /** A free port, and the {@code following - 1} ports after it free too (the master's web UI takes the next). */
+  private static int freePort(int following) throws IOException {
     for (int i = 0; i < 20; i++) {
       try (ServerSocket socket = new ServerSocket(0)) {
         int port = socket.getLocalPort();
+        if (following == 1) {
+          return port;
+        }
         try (ServerSocket next = new ServerSocket(port + 1)) {
           return port;
         } catch (IOException taken) {
@@ -100,7 +218,7 @@ class ClusterE2E {
         }
       }
     }
-    throw new IOException("no two free ports in a row");
+    throw new IOException("no free ports");
   }
 
   private CommandResult script(Duration timeout, String... args) throws Exception {
@@ -119,5 +237,66 @@ class ClusterE2E {
     System.out.printf("[e2e] sluice-local-cluster %s -> exit %d in %.1f s%n", args[0], result.exit(), result.took().toMillis() / 1000.0);
     assertEquals(0, result.exit(), result::toString);
     return result;
+  }
+
+  /** {@code sluice} commands as {@code sluice-local-cluster submit}: SparkSubmit of the -spark.jar on the cluster. */
+  private final class LocalCluster extends SluiceCommands {
+    /** A submitted command whose output the test watches, or whose driver it kills. */
+    final class Running {
+      final Process process;
+      final List<String> command;
+      final Path out;
+      final Path err;
+      final long started = System.nanoTime();
+
+      Running(Process process, List<String> command, Path out, Path err) {
+        this.process = process;
+        this.command = command;
+        this.out = out;
+        this.err = err;
+      }
+
+      String stdout() {
+        try {
+          return Files.readString(out, StandardCharsets.UTF_8);
+        } catch (IOException e) {
+          return "";
+        }
+      }
+
+      CommandResult await(Duration timeout) throws InterruptedException, IOException {
+        if (!process.waitFor(timeout.toMillis(), TimeUnit.MILLISECONDS)) {
+          process.destroyForcibly().waitFor();
+        }
+        CommandResult result = new CommandResult(command, process.isAlive() ? -1 : process.exitValue(), stdout(),
+            Files.readString(err, StandardCharsets.UTF_8), Duration.ofNanos(System.nanoTime() - started));
+        String shown = String.join(" ", command.subList(4, command.size()));
+        System.out.printf("[e2e] submit %s -> exit %d in %.1f s%n", shown.length() > 110 ? shown.substring(0, 107) + "..." : shown,
+            result.exit(), result.took().toMillis() / 1000.0);
+        return result;
+      }
+    }
+
+    Running start(Path pipeline, String... args) throws IOException {
+      List<String> command = new ArrayList<>(List.of(SCRIPT.toString(), "submit", "--dir", cluster.toString()));
+      command.addAll(Arrays.asList(args));
+      Path out = Files.createTempFile(dir, "submit", ".out");
+      Path err = Files.createTempFile(dir, "submit", ".err");
+      Process process = new ProcessBuilder(command).directory(pipeline.toFile())
+          .redirectOutput(out.toFile()).redirectError(err.toFile()).start();
+      return new Running(process, command, out, err);
+    }
+
+    @Override
+    public CommandResult run(Path pipeline, String... args) {
+      try {
+        return start(pipeline, args).await(Duration.ofMinutes(5));
+      } catch (IOException e) {
+        throw new UncheckedIOException(e);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        throw new IllegalStateException(e);
+      }
+    }
   }
 }

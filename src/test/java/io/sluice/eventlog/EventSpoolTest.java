@@ -3,6 +3,7 @@ package io.sluice.eventlog;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 
+import io.sluice.spec.Storage;
 import io.sluice.testing.SharedSpark;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -27,11 +28,11 @@ class EventSpoolTest {
 
   @Test
   void eventsOfAnUpdateKilledBeforeItsFlushAreLoggedByTheNextReader() throws IOException {
-    EventLog finished = new EventLog(spark, storage, "p", "u1");
+    EventLog finished = new EventLog(spark, Storage.local(storage), "p", "u1");
     finished.event(EventLevel.INFO, EventType.UPDATE_PROGRESS, "update is COMPLETED").details(Map.of("state", "COMPLETED")).record();
     finished.flush();
 
-    EventLog killed = new EventLog(spark, storage, "p", "u2");
+    EventLog killed = new EventLog(spark, Storage.local(storage), "p", "u2");
     killed.event(EventLevel.INFO, EventType.UPDATE_PROGRESS, "update is RUNNING").details(Map.of("state", "RUNNING")).record();
     killed.flush();
     killed.event(EventLevel.METRICS, EventType.FLOW_PROGRESS, "batch 0: 3 rows written").flow("f").batch(0).record();
@@ -40,7 +41,7 @@ class EventSpoolTest {
     Path spool = storage.resolve("system/event_spool/u2.jsonl");
     Files.writeString(spool, "{\"id\":\"x\",\"sequ", StandardOpenOption.APPEND);
 
-    List<Row> events = EventLog.read(spark, storage).orElseThrow()
+    List<Row> events = EventLog.read(spark, Storage.local(storage)).orElseThrow()
         .where("origin.update_id = 'u2'").orderBy("sequence").select("sequence", "level", "message", "origin.batch_id")
         .collectAsList();
     assertEquals(List.of(
@@ -51,9 +52,9 @@ class EventSpoolTest {
         events.stream().map(Row::toString).toList());
     assertFalse(Files.exists(spool), "the spool is cleared once its events are logged");
 
-    assertEquals(1, EventLog.read(spark, storage).orElseThrow().where("origin.update_id = 'u1'").count(),
+    assertEquals(1, EventLog.read(spark, Storage.local(storage)).orElseThrow().where("origin.update_id = 'u1'").count(),
         "a finished update's events are logged once, with no end added");
-    assertEquals(4, EventLog.read(spark, storage).orElseThrow().where("origin.update_id = 'u2'").count(),
+    assertEquals(4, EventLog.read(spark, Storage.local(storage)).orElseThrow().where("origin.update_id = 'u2'").count(),
         "reading again logs nothing twice");
   }
 }

@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.sluice.storage.StoragePath;
 import io.sluice.testing.TestPipeline;
 import io.sluice.update.UpdateResult;
 import java.nio.file.Path;
@@ -111,7 +112,7 @@ class AutoCdcClausesTest {
     runOk(p);
     insert(p, "cdc", "(1, 'a2', 'U', 2), (2, NULL, 'DELETE', 2)");
     runOk(p); // the state's second commit: compacted after the batch
-    Path state = new Checkpoints(p.spec().storage()).autoCdcState(
+    StoragePath state = new Checkpoints(StoragePath.root(p.spark(), p.spec().storage())).autoCdcState(
         new io.sluice.graph.DatasetName("spark_catalog", p.database(), "t"));
     assertEquals(List.of("[1,2,U]", "[2,2,D]"), p.spark().read().format("delta").load(state.toString())
             .selectExpr("id", "__sluice_seq", "__sluice_op").collectAsList().stream().map(Object::toString).sorted().toList(),

@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.sluice.graph.DatasetName;
+import io.sluice.storage.StoragePath;
 import io.sluice.testing.CdcModel;
 import io.sluice.testing.TestPipeline;
 import io.sluice.testing.UsersExample;
@@ -139,7 +140,7 @@ class AutoCdcTest {
     assertEquals(List.of("[360,360]"), p.rows("SELECT count(*), count_if(city = 'city-2') FROM users_scd1"));
     assertEquals(List.of("[760,360,40]"), p.rows("SELECT count(*), count_if(__END_AT IS NULL),"
         + " count_if(__START_AT = 1 AND __END_AT = 2 AND userId % 10 = 0) FROM users_scd2"));
-    Checkpoints checkpoints = new Checkpoints(p.spec().storage());
+    Checkpoints checkpoints = new Checkpoints(StoragePath.root(p.spark(), p.spec().storage()));
     for (String target : List.of("users_scd1", "users_scd2")) {
       assertInKeyRanges(p, p.database() + "." + target, "userId");
       assertInKeyRanges(p, "delta.`" + checkpoints.autoCdcState(new DatasetName("spark_catalog", p.database(), target))

@@ -47,6 +47,6 @@ class DeltaWritesTest {
       DeltaWrites.tagged(spark, new CommitTag("app", batch),
           () -> spark.range(1).write().format("delta").mode("append").save(path));
     }
-    return DeltaTarget.path(dir.resolve("t"));
+    return DeltaTarget.location(dir.resolve("t").toString());
   }
 }

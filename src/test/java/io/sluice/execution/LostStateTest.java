@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.sluice.SluiceException;
+import io.sluice.storage.StoragePath;
 import io.sluice.testing.TestPipeline;
 import io.sluice.update.UpdateOptions;
 import io.sluice.update.UpdateResult;
@@ -67,7 +68,7 @@ class LostStateTest {
   void deletedCheckpointsAreRefusedUntilTheTableIsRebuilt() throws IOException {
     TestPipeline p = pipeline();
     assertTrue(p.run().succeeded());
-    Checkpoints.deleteRecursively(dir.resolve(".sluice/checkpoints"));
+    StoragePath.local(dir.resolve(".sluice/checkpoints")).delete();
 
     SluiceException e = assertThrows(SluiceException.class, p::run);
     assertEquals("CHECKPOINT_LOST", e.errorClass());

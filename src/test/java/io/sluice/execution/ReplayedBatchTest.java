@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.sluice.graph.DatasetName;
+import io.sluice.storage.StoragePath;
 import io.sluice.testing.TestPipeline;
 import io.sluice.update.UpdateResult;
 import java.io.IOException;
@@ -48,7 +49,8 @@ class ReplayedBatchTest {
     runOk(p);
     Map<String, List<String>> once = contents(p);
     Map<String, Long> versions = versions(p);
-    Path store = new Checkpoints(p.spec().storage()).autoCdcState(new DatasetName("spark_catalog", p.database(), "current"));
+    Path store = Path.of(new Checkpoints(StoragePath.root(p.spark(), p.spec().storage()))
+        .autoCdcState(new DatasetName("spark_catalog", p.database(), "current")).toString());
     long storeRows = p.spark().read().format("delta").load(store.toString()).count();
 
     // Every flow's batch 1 is committed but not checkpointed; the AUTO CDC flow's state store
@@ -80,22 +82,22 @@ class ReplayedBatchTest {
     createCdc(p);
     insert(p, "(1, 'a', 'U', 1), (2, 'b', 'U', 1)");
     runOk(p);
-    Checkpoints checkpoints = new Checkpoints(p.spec().storage());
+    Checkpoints checkpoints = new Checkpoints(StoragePath.root(p.spark(), p.spec().storage()));
     Map<String, Long> stored = new LinkedHashMap<>();
     for (String target : List.of("from_table", "from_view")) {
       DatasetName name = new DatasetName("spark_catalog", p.database(), target);
-      Path store = checkpoints.autoCdcState(name);
+      Path store = Path.of(checkpoints.autoCdcState(name).toString());
       stored.put(target, p.spark().read().format("delta").load(store.toString()).count());
       // The process died between the target's commit and the store's: the flow is not done.
       dropLastCommit(store.resolve("_delta_log"));
-      Path checkpoint = checkpoints.location(name, new DatasetName("spark_catalog", p.database(), "backfill_" + target.substring(5)));
-      Files.delete(checkpoint.resolve("once-done"));
+      checkpoints.location(name, new DatasetName("spark_catalog", p.database(), "backfill_" + target.substring(5)))
+          .resolve("once-done").delete();
     }
     insert(p, "(3, 'c', 'U', 1)");
     runOk(p);
     for (String target : List.of("from_table", "from_view")) {
       assertEquals(List.of("[1,a]", "[2,b]"), p.rows("SELECT * FROM " + target), target);
-      Path store = checkpoints.autoCdcState(new DatasetName("spark_catalog", p.database(), target));
+      StoragePath store = checkpoints.autoCdcState(new DatasetName("spark_catalog", p.database(), target));
       assertEquals(stored.get(target), p.spark().read().format("delta").load(store.toString()).count(),
           target + ": the store got the events its target got, not the row that came since");
     }

@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.delta.tables.DeltaTable;
 import io.sluice.SluiceException;
 import io.sluice.eventlog.FlowState;
+import io.sluice.storage.StoragePath;
 import io.sluice.testing.SnapshotExample;
 import io.sluice.testing.TestPipeline;
 import io.sluice.update.FlowOutcome;
@@ -249,7 +250,7 @@ class SnapshotCdcTest {
     // the change feed flow must finish the snapshot before it applies anything.
     Path target = dir.resolve(".sluice/checkpoints/spark_catalog." + p.database() + ".customers");
     Files.move(target.resolve("backfill/snapshots/last"), target.resolve("backfill/snapshots/pending"));
-    Checkpoints.deleteRecursively(target.resolve(".auto-cdc-state"));
+    StoragePath.local(target.resolve(".auto-cdc-state")).delete();
     p.spark().sql("INSERT INTO " + p.database() + ".customer_changes VALUES"
         + " (1, 'Ana (late)', 'U', 5), (2, 'Bo Jr', 'U', 11), (3, NULL, 'D', 12), (4, NULL, 'D', 9), (5, 'Ed', 'U', 13)");
     runOk(p);

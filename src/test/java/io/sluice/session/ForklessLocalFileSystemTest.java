@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.sluice.spec.Storage;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -27,9 +28,9 @@ import org.junit.jupiter.api.io.TempDir;
 class ForklessLocalFileSystemTest {
   @TempDir java.nio.file.Path dir;
 
-  private static Configuration conf() {
+  private Configuration conf() {
     Configuration conf = new Configuration(false);
-    SparkSessions.sessionSettings().forEach((key, value) -> {
+    SparkSessions.embeddedDefaults(Storage.local(dir)).forEach((key, value) -> {
       if (key.startsWith("spark.hadoop.")) {
         conf.set(key.substring("spark.hadoop.".length()), value);
       }

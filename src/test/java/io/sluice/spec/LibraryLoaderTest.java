@@ -273,7 +273,7 @@ class LibraryLoaderTest {
     DataflowGraph graph = LibraryLoader.load(spec);
 
     assertEquals("quickstart", spec.name());
-    assertEquals(spec.root().resolve(".sluice"), spec.storage());
+    assertEquals(spec.root().resolve(".sluice"), spec.storage().localFolder());
     assertEquals(DatasetType.STREAMING_TABLE, graph.dataset(name("orders_raw")).orElseThrow().type());
     assertEquals(3, graph.dataset(name("orders_clean")).orElseThrow().expectations().size());
     assertEquals(DatasetType.MATERIALIZED_VIEW, graph.dataset(name("customer_revenue")).orElseThrow().type());

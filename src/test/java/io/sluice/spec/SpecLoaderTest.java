@@ -1,6 +1,7 @@
 package io.sluice.spec;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -49,8 +50,8 @@ class SpecLoaderTest {
     assertEquals(dir.toAbsolutePath().normalize(), spec.root());
     assertEquals(specFile.toAbsolutePath().normalize(), spec.specFile());
     assertEquals("orders", spec.name());
-    assertEquals(dir.toAbsolutePath().normalize().resolve("state/storage"), spec.storage());
-    assertTrue(spec.storage().isAbsolute());
+    assertEquals(dir.toAbsolutePath().normalize().resolve("state/storage"), spec.storage().localFolder());
+    assertTrue(spec.storage().isLocal());
     assertEquals(Optional.of("cat"), spec.catalog());
     assertEquals(Optional.of("sales"), spec.database());
     assertEquals(Map.of(
@@ -83,7 +84,7 @@ class SpecLoaderTest {
 
     PipelineSpec spec = SpecLoader.load(pipeline);
 
-    assertEquals(dir.toAbsolutePath().normalize().resolve("pipelines/shared/storage"), spec.storage());
+    assertEquals(dir.toAbsolutePath().normalize().resolve("pipelines/shared/storage"), spec.storage().localFolder());
   }
 
   @Test
@@ -91,7 +92,40 @@ class SpecLoaderTest {
     Path storage = dir.resolve("elsewhere").toAbsolutePath();
     write("spark-pipeline.yml", "name: p\nstorage: " + storage + "\n");
 
-    assertEquals(storage, SpecLoader.load(dir).storage());
+    assertEquals(storage, SpecLoader.load(dir).storage().localFolder());
+  }
+
+  @Test
+  void storageOnAnObjectStoreKeepsItsUriAndLocksInThePipelinesFolder() throws IOException {
+    write("spark-pipeline.yml", "name: p\nstorage: s3a://lake/pipelines/p/\n");
+
+    Storage storage = SpecLoader.load(dir).storage();
+
+    assertFalse(storage.isLocal());
+    assertEquals("s3a://lake/pipelines/p", storage.toString());
+    assertEquals("s3a://lake/pipelines/p/system/event_log", storage.resolve("system/event_log"));
+    assertEquals(dir.toAbsolutePath().normalize().resolve(".sluice"), storage.localFolder());
+  }
+
+  @Test
+  void aFileUriIsALocalFolder() throws IOException {
+    Path folder = dir.resolve("state").toAbsolutePath();
+    write("spark-pipeline.yml", "name: p\nstorage: " + folder.toUri() + "\n");
+
+    Storage storage = SpecLoader.load(dir).storage();
+
+    assertTrue(storage.isLocal());
+    assertEquals(folder, storage.localFolder());
+  }
+
+  @Test
+  void storageThatIsNoUriIsAnError() throws IOException {
+    write("spark-pipeline.yml", "name: p\nstorage: s3a://my bucket/p\n");
+
+    SluiceException e = loadFails();
+
+    assertEquals("SPEC_INVALID", e.errorClass());
+    assertTrue(e.getMessage().contains("storage is not a folder or a URI"), e.getMessage());
   }
 
   @Test

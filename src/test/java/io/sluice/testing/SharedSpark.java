@@ -1,6 +1,7 @@
 package io.sluice.testing;
 
 import io.sluice.session.SparkSessions;
+import io.sluice.spec.Storage;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
@@ -25,7 +26,7 @@ public final class SharedSpark {
         throw new UncheckedIOException(e);
       }
       SparkSession.Builder builder = SparkSession.builder().appName("sluice-tests");
-      SparkSessions.embeddedDefaults(storage).forEach(builder::config);
+      SparkSessions.embeddedDefaults(Storage.local(storage)).forEach(builder::config);
       SparkSessions.sessionSettings().forEach(builder::config);
       session = builder
           .master("local[2]")

@@ -6,6 +6,7 @@ import io.sluice.bench.ParallelFlowsBenchmark;
 import io.sluice.bench.ReplaceUsingBenchmark;
 import io.sluice.bench.SnapshotBenchmark;
 import io.sluice.session.SparkSessions;
+import io.sluice.spec.Storage;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.concurrent.Callable;
@@ -42,7 +43,7 @@ public final class BenchCommand implements Callable<Integer>, ToolCommand {
     public Integer call() throws Exception {
       Path root = dir != null ? dir : Files.createTempDirectory("sluice-bench");
       SparkSession.Builder builder = SparkSession.builder().appName("sluice bench");
-      SparkSessions.embeddedDefaults(root.resolve("storage")).forEach(builder::config);
+      SparkSessions.embeddedDefaults(Storage.local(root.resolve("storage"))).forEach(builder::config);
       SparkSessions.sessionSettings().forEach(builder::config);
       SparkSession spark = builder.enableHiveSupport().getOrCreate();
       try {
