@@ -40,6 +40,7 @@ abstract class PipelineCommand implements Callable<Integer> {
     try {
       PipelineSpec spec = SpecLoader.load(dir);
       ServiceCheck.verify(spec);
+      StorageCheck.verify(spec);
       PipelineLock lock;
       try {
         lock = PipelineLock.acquire(spec.storage().localFolder(), spec.name(), command.qualifiedName());
@@ -57,7 +58,6 @@ abstract class PipelineCommand implements Callable<Integer> {
       try (lock) {
         SparkSession spark = sessions.open(spec);
         try {
-          StorageCheck.verify(spark, spec.storage());
           return run(spec, spark);
         } finally {
           sessions.release(spark);

@@ -30,10 +30,15 @@ public final class ServiceCheck {
 
   /** Checks the services of {@code spec}'s settings and those given to spark-submit. */
   public static void verify(PipelineSpec spec) {
+    verify(settings(spec));
+  }
+
+  /** The Spark settings a session of {@code spec} gets: spark-submit's, then the spec's, which win. */
+  public static Map<String, String> settings(PipelineSpec spec) {
     Map<String, String> settings = new HashMap<>();
     Arrays.stream(new SparkConf().getAll()).forEach(t -> settings.put(t._1(), t._2()));
     settings.putAll(spec.configuration());
-    verify(settings);
+    return settings;
   }
 
   static void verify(Map<String, String> settings) {

@@ -19,7 +19,7 @@ public final class SparkSessions {
 
   public static SparkSession open(PipelineSpec spec) {
     SparkSession.Builder builder = SparkSession.builder().appName("sluice: " + spec.name());
-    boolean embedded = !new SparkConf().contains("spark.master") && !spec.configuration().containsKey("spark.master");
+    boolean embedded = embedded(spec);
     if (embedded) {
       embeddedDefaults(spec.storage()).forEach(builder::config);
     }
@@ -38,8 +38,7 @@ public final class SparkSessions {
    * metastore admits many, and the session is the usual one.
    */
   public static SparkSession openReader(PipelineSpec spec) {
-    boolean embedded = !new SparkConf().contains("spark.master") && !spec.configuration().containsKey("spark.master");
-    if (!embedded) {
+    if (!embedded(spec)) {
       return open(spec);
     }
     SparkSession.Builder builder = SparkSession.builder().appName("sluice (reading): " + spec.name());
@@ -47,6 +46,15 @@ public final class SparkSessions {
     sessionSettings().forEach(builder::config);
     spec.configuration().forEach(builder::config);
     return builder.config("spark.sql.catalogImplementation", "in-memory").getOrCreate();
+  }
+
+  /** Whether spark-submit gave a master: then the cluster's settings stand. */
+  public static boolean submitted() {
+    return new SparkConf().contains("spark.master");
+  }
+
+  private static boolean embedded(PipelineSpec spec) {
+    return !submitted() && !spec.configuration().containsKey("spark.master");
   }
 
   /** Whether {@code spark}'s catalog is its own, in memory: a reader's while an update runs. */

@@ -3,8 +3,8 @@ package io.sluice.storage;
 import io.sluice.ErrorClass;
 import io.sluice.SluiceException;
 import io.sluice.session.ServiceCheck;
+import io.sluice.spec.PipelineSpec;
 import io.sluice.spec.Storage;
-import java.io.FileNotFoundException;
 import java.io.IOException;
 import java.net.URI;
 import java.nio.file.AccessDeniedException;
@@ -12,38 +12,44 @@ import java.util.Optional;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
-import org.apache.spark.sql.SparkSession;
 
 /**
- * Before an update touches remote storage: its bucket (or file system root) can be read with
- * the credentials given. A wrong key, a bucket that does not exist or an endpoint that does
- * not answer is one line naming the setting to fix, before anything is written.
+ * Before a command starts Spark: remote storage can be read with the credentials the settings
+ * give. A wrong key, a bucket that does not exist or an endpoint that does not answer is one
+ * line naming the setting to fix, in seconds, before any executor starts or anything is written.
  */
 public final class StorageCheck {
   private StorageCheck() {}
 
-  public static void verify(SparkSession spark, Storage storage) {
+  public static void verify(PipelineSpec spec) {
+    Storage storage = spec.storage();
     if (storage.isLocal()) {
       return;
     }
     URI root = storage.uri().resolve("/");
     AwsSdkLog.startQuietly();
-    Configuration conf = spark.sessionState().newHadoopConf();
+    // Hadoop's settings as Spark gives them to its file systems: spark.hadoop.* without the prefix.
+    Configuration conf = new Configuration();
+    ServiceCheck.settings(spec).forEach((key, value) -> {
+      if (key.startsWith("spark.hadoop.")) {
+        conf.set(key.substring("spark.hadoop.".length()), value);
+      }
+    });
     String bucket = storage.uri().getHost();
-    endpoint(conf, bucket).ifPresent(endpoint -> {
-      if (!ServiceCheck.answers(endpoint)) {
-        throw unreachable(storage, "its endpoint " + endpoint + " does not answer (waited "
+    Optional<String> endpoint = "s3a".equals(storage.uri().getScheme()) ? endpoint(conf, bucket) : Optional.empty();
+    endpoint.ifPresent(address -> {
+      if (!ServiceCheck.answers(address)) {
+        throw unreachable(storage, "its endpoint " + address + " does not answer (waited "
             + ServiceCheck.WAIT.toSeconds() + " s); check spark.hadoop.fs.s3a.endpoint");
       }
     });
-    try {
-      FileSystem fs = FileSystem.get(root, conf);
-      fs.listStatus(new Path(root));
+    // A file system of its own, closed after: the cached one is Spark's to make with its settings.
+    try (FileSystem fs = FileSystem.newInstance(root, conf)) {
+      // A look at storage's own path: one small request, which meets the keys and the bucket.
+      fs.exists(new Path(storage.uri()));
     } catch (AccessDeniedException e) {
       throw unreachable(storage, "access denied; check the keys (spark.hadoop.fs.s3a.access.key and"
           + " spark.hadoop.fs.s3a.secret.key, or the machine's credentials)");
-    } catch (FileNotFoundException e) {
-      throw unreachable(storage, "the bucket '" + bucket + "' does not exist");
     } catch (IOException e) {
       // S3A's UnknownStoreException (no such bucket) is in hadoop-aws, a runtime-only jar.
       if (e.getClass().getSimpleName().equals("UnknownStoreException")) {

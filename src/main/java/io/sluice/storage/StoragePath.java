@@ -122,7 +122,7 @@ public final class StoragePath {
     boolean renameOver = "file".equals(path.toUri().getScheme());
     Path written = renameOver ? new Path(path.getParent(), path.getName() + ".tmp") : path;
     try {
-      fs.mkdirs(path.getParent());
+      // create() makes the parent folders that are missing.
       try (OutputStream out = fs.create(written, true)) {
         out.write(text.getBytes(StandardCharsets.UTF_8));
       }

@@ -59,23 +59,24 @@ class ClusterE2E {
       onCluster.put(example, onCluster(example));
     }
     int s3Port = freePort(1);
+    int metastorePort = freePort(1);
     script(Duration.ofMinutes(3), "start", "--port", String.valueOf(freePort(2)), "--workers", "2",
-        "--s3-port", String.valueOf(s3Port), "--metastore-port", String.valueOf(freePort(1)),
+        "--s3-port", String.valueOf(s3Port), "--metastore-port", String.valueOf(metastorePort),
         "--dir", cluster.toString());
     try {
       bucket = bucket(s3Port);
       badAddressesFailAtOnceAndWriteNothing(onCluster.get("quickstart"));
 
       // The driver killed while the update writes, then submitted again: exactly once.
-      LocalCluster.Running killed = submit.start(onCluster.get("quickstart"), "run");
-      awaitTrue(Duration.ofMinutes(3), () -> killed.stdout().contains("orders_clean"), () -> "the update reached orders_clean: " + killed.stdout());
+      Sluice.Running killed = submit.start(onCluster.get("quickstart"), "run");
+      awaitTrue(Duration.ofMinutes(3), () -> output(killed).contains("orders_clean"), () -> "the update reached orders_clean: " + output(killed));
       killed.process.destroyForcibly().waitFor();
       assertTrue(submit.ok(onCluster.get("quickstart"), "run").stdout().contains("COMPLETED"));
 
       assertTrue(submit.ok(onCluster.get("snapshot-cdc"), "run").stdout().contains("COMPLETED"));
 
       // One worker killed while its executor runs tasks: Spark runs them again on the other.
-      LocalCluster.Running autoCdc = submit.start(onCluster.get("auto-cdc"), "run");
+      Sluice.Running autoCdc = submit.start(onCluster.get("auto-cdc"), "run");
       awaitTrue(Duration.ofMinutes(3), () -> runsTasks(cluster.resolve("worker-2")), () -> "worker 2 ran tasks");
       assertTrue(hasExecutor(cluster.resolve("worker-1")), "worker 1 ran an executor of the update");
       new ProcessBuilder("kill", "-9", Files.readString(cluster.resolve("worker-2.pid")).trim()).start().waitFor();
@@ -89,7 +90,7 @@ class ClusterE2E {
         PipelineFolder.copyOf(Sluice.REPO.resolve("examples").resolve(example), embedded.get(example));
         Sluice.PROCESS.ok(embedded.get(example), "run");
       }
-      assertSameTables(onCluster.get("quickstart"), embedded);
+      assertSameTables(embedded.get("quickstart"), embedded, s3Port, metastorePort);
       for (String example : onCluster.keySet()) {
         String storage = "s3a://sluice/pipelines/" + example;
         assertTrue(bucket.exists(new org.apache.hadoop.fs.Path(storage + "/checkpoints")), example + "'s checkpoints are in the bucket");
@@ -135,8 +136,22 @@ class ClusterE2E {
     assertFalse(bucket.exists(new org.apache.hadoop.fs.Path("s3a://sluice/pipelines")), "nothing was written to the bucket");
   }
 
-  /** Every table of every example: the cluster's rows (through the metastore, on S3) and the embedded run's, EXCEPT ALL both ways. */
-  private void assertSameTables(Path anyPipeline, Map<String, Path> embedded) {
+  /**
+   * Every table of every example: the cluster's rows and the embedded run's, EXCEPT ALL both
+   * ways. Read by one more process that shares the catalog: an embedded query given the
+   * metastore's address and the bucket's settings (on one machine it runs the comparisons'
+   * small jobs in a fraction of the time a driver of the cluster takes).
+   */
+  private void assertSameTables(Path reader, Map<String, Path> embedded, int s3Port, int metastorePort) throws IOException {
+    Path spec = reader.resolve("spark-pipeline.yml");
+    Files.writeString(spec, Files.readString(spec) + "configuration:\n"
+        + "  spark.hadoop.hive.metastore.uris: thrift://127.0.0.1:" + metastorePort + "\n"
+        + "  spark.hadoop.fs.s3a.endpoint: http://127.0.0.1:" + s3Port + "\n"
+        + "  spark.hadoop.fs.s3a.endpoint.region: us-east-1\n"
+        + "  spark.hadoop.fs.s3a.path.style.access: 'true'\n"
+        + "  spark.hadoop.fs.s3a.connection.ssl.enabled: 'false'\n"
+        + "  spark.hadoop.fs.s3a.access.key: sluice\n"
+        + "  spark.hadoop.fs.s3a.secret.key: sluice-secret-key\n");
     Map<String, String> comparisons = new LinkedHashMap<>();
     for (Map.Entry<String, Path> example : embedded.entrySet()) {
       for (String table : TABLES.get(example.getKey())) {
@@ -149,7 +164,7 @@ class ClusterE2E {
             + " (SELECT count(*) FROM (" + ours + " EXCEPT ALL " + theirs + ")) AS only_cluster");
       }
     }
-    Map<String, List<JsonNode>> compared = submit.queryAll(anyPipeline, comparisons);
+    Map<String, List<JsonNode>> compared = Sluice.PROCESS.queryAll(reader, comparisons);
     for (String table : comparisons.keySet()) {
       JsonNode row = compared.get(table).get(0);
       assertTrue(row.get("n").asLong() > 0, table + " has rows: " + row);
@@ -241,50 +256,15 @@ class ClusterE2E {
 
   /** {@code sluice} commands as {@code sluice-local-cluster submit}: SparkSubmit of the -spark.jar on the cluster. */
   private final class LocalCluster extends SluiceCommands {
-    /** A submitted command whose output the test watches, or whose driver it kills. */
-    final class Running {
-      final Process process;
-      final List<String> command;
-      final Path out;
-      final Path err;
-      final long started = System.nanoTime();
-
-      Running(Process process, List<String> command, Path out, Path err) {
-        this.process = process;
-        this.command = command;
-        this.out = out;
-        this.err = err;
-      }
-
-      String stdout() {
-        try {
-          return Files.readString(out, StandardCharsets.UTF_8);
-        } catch (IOException e) {
-          return "";
-        }
-      }
-
-      CommandResult await(Duration timeout) throws InterruptedException, IOException {
-        if (!process.waitFor(timeout.toMillis(), TimeUnit.MILLISECONDS)) {
-          process.destroyForcibly().waitFor();
-        }
-        CommandResult result = new CommandResult(command, process.isAlive() ? -1 : process.exitValue(), stdout(),
-            Files.readString(err, StandardCharsets.UTF_8), Duration.ofNanos(System.nanoTime() - started));
-        String shown = String.join(" ", command.subList(4, command.size()));
-        System.out.printf("[e2e] submit %s -> exit %d in %.1f s%n", shown.length() > 110 ? shown.substring(0, 107) + "..." : shown,
-            result.exit(), result.took().toMillis() / 1000.0);
-        return result;
-      }
-    }
-
-    Running start(Path pipeline, String... args) throws IOException {
+    /** Submits {@code sluice ARGS} in the pipeline's folder without waiting: the process is the driver. */
+    Sluice.Running start(Path pipeline, String... args) throws IOException {
       List<String> command = new ArrayList<>(List.of(SCRIPT.toString(), "submit", "--dir", cluster.toString()));
       command.addAll(Arrays.asList(args));
       Path out = Files.createTempFile(dir, "submit", ".out");
       Path err = Files.createTempFile(dir, "submit", ".err");
       Process process = new ProcessBuilder(command).directory(pipeline.toFile())
           .redirectOutput(out.toFile()).redirectError(err.toFile()).start();
-      return new Running(process, command, out, err);
+      return new Sluice.Running(process, Arrays.asList(args), out, err);
     }
 
     @Override
@@ -293,10 +273,15 @@ class ClusterE2E {
         return start(pipeline, args).await(Duration.ofMinutes(5));
       } catch (IOException e) {
         throw new UncheckedIOException(e);
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-        throw new IllegalStateException(e);
       }
+    }
+  }
+
+  private static String output(Sluice.Running running) {
+    try {
+      return Files.readString(running.stdout, StandardCharsets.UTF_8);
+    } catch (IOException e) {
+      return "";
     }
   }
 }

@@ -19,7 +19,10 @@ import org.apache.spark.sql.Row;
 import org.apache.spark.sql.SparkSession;
 
 /** What the benchmarks share: scratch pipelines, updates, timing, rates, appends, copies and checks. */
-final class BenchSupport {
+public final class BenchSupport {
+  /** The session setting that puts the scratch pipelines' storage elsewhere than their folder (a bucket). */
+  public static final String STORAGE = "spark.sluice.bench.storage";
+
   private BenchSupport() {}
 
   /**
@@ -28,7 +31,9 @@ final class BenchSupport {
    */
   static PipelineSpec pipeline(SparkSession spark, Path root, String name, String database, String sql) {
     Path dir = root.resolve(name);
-    write(dir.resolve("spark-pipeline.yml"), "name: " + database + "\nstorage: " + root.resolve("storage-" + name)
+    String storage = spark.conf().getOption(STORAGE).map(base -> base + "/storage-" + name)
+        .getOrElse(() -> root.resolve("storage-" + name).toString());
+    write(dir.resolve("spark-pipeline.yml"), "name: " + database + "\nstorage: " + storage
         + "\ndatabase: " + database + "\nlibraries:\n  - glob: {include: '*.sql'}\n");
     write(dir.resolve("pipeline.sql"), sql);
     spark.sql("DROP DATABASE IF EXISTS " + database + " CASCADE");

@@ -1,5 +1,6 @@
 package io.sluice.cli;
 
+import io.sluice.bench.BenchSupport;
 import io.sluice.bench.AutoCdcBenchmark;
 import io.sluice.bench.KafkaBenchmark;
 import io.sluice.bench.ParallelFlowsBenchmark;
@@ -29,7 +30,10 @@ public final class BenchCommand implements Callable<Integer>, ToolCommand {
     throw new ParameterException(spec.commandLine(), "name a benchmark: replace-using, auto-cdc, snapshot, kafka or parallel-flows");
   }
 
-  /** What every benchmark takes: its size, its scratch folder, and an embedded Spark there. */
+  /**
+   * What every benchmark takes: its size, its scratch folder, and an embedded Spark there; or,
+   * under spark-submit, the cluster's Spark, catalog and storage.
+   */
   abstract static class Benchmark implements Callable<Integer> {
     @Option(names = "--rows", defaultValue = "10000000", description = "Target rows (default ${DEFAULT-VALUE}).")
     long rows;
@@ -37,14 +41,23 @@ public final class BenchCommand implements Callable<Integer>, ToolCommand {
     @Option(names = "--dir", description = "Scratch folder (default: a new temporary folder).")
     Path dir;
 
+    @Option(names = "--storage", paramLabel = "URI",
+        description = "Where the scratch pipelines keep their storage, e.g. s3a://bucket/bench (default: in the scratch folder).")
+    String storage;
+
     abstract void run(SparkSession spark, Path root);
 
     @Override
     public Integer call() throws Exception {
       Path root = dir != null ? dir : Files.createTempDirectory("sluice-bench");
       SparkSession.Builder builder = SparkSession.builder().appName("sluice bench");
-      SparkSessions.embeddedDefaults(Storage.local(root.resolve("storage"))).forEach(builder::config);
+      if (!SparkSessions.submitted()) {
+        SparkSessions.embeddedDefaults(Storage.local(root.resolve("storage"))).forEach(builder::config);
+      }
       SparkSessions.sessionSettings().forEach(builder::config);
+      if (storage != null) {
+        builder.config(BenchSupport.STORAGE, storage);
+      }
       SparkSession spark = builder.enableHiveSupport().getOrCreate();
       try {
         run(spark, root);
