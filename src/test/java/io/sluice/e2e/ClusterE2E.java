@@ -21,11 +21,13 @@ import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
 import java.util.stream.Stream;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FileSystem;
+import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -34,9 +36,11 @@ import org.junit.jupiter.api.io.TempDir;
  * bin/sluice-local-cluster} starts a Spark master and two workers, an S3 server and a Hive
  * metastore, each a JVM of its own; the {@code -spark.jar} is submitted with SparkSubmit, its
  * executors run on the workers, the pipelines' storage and tables are on {@code s3a://}, their
- * catalog the shared metastore. Bad addresses fail at once with one line; the driver and a
- * worker are killed mid-update; every table ends with exactly the rows of the embedded run.
+ * catalog the shared metastore; one runs in cluster mode (its driver on a worker). Bad
+ * addresses fail at once with one line; the driver and a worker are killed mid-update; every
+ * table ends with exactly the rows of the embedded run.
  */
+@Order(1) // among the longest end-to-end tests: started first (see the pom)
 class ClusterE2E {
   private static final Path SCRIPT = Sluice.REPO.resolve("bin/sluice-local-cluster");
   private static final Map<String, List<String>> TABLES = Map.of(
@@ -58,6 +62,16 @@ class ClusterE2E {
     for (String example : List.of("quickstart", "auto-cdc", "snapshot-cdc")) {
       onCluster.put(example, onCluster(example));
     }
+    // The embedded runs to compare with, meanwhile: the cluster's processes mostly wait on each other.
+    CompletableFuture<Map<String, Path>> embeddedRuns = CompletableFuture.supplyAsync(() -> {
+      Map<String, Path> embedded = new LinkedHashMap<>();
+      for (String example : onCluster.keySet()) {
+        embedded.put(example, dir.resolve("embedded").resolve(example));
+        PipelineFolder.copyOf(Sluice.REPO.resolve("examples").resolve(example), embedded.get(example));
+        Sluice.PROCESS.ok(embedded.get(example), "run");
+      }
+      return embedded;
+    });
     int s3Port = freePort(1);
     int metastorePort = freePort(1);
     script(Duration.ofMinutes(3), "start", "--port", String.valueOf(freePort(2)), "--workers", "2",
@@ -73,7 +87,9 @@ class ClusterE2E {
       killed.process.destroyForcibly().waitFor();
       assertTrue(submit.ok(onCluster.get("quickstart"), "run").stdout().contains("COMPLETED"));
 
-      assertTrue(submit.ok(onCluster.get("snapshot-cdc"), "run").stdout().contains("COMPLETED"));
+      // In cluster mode: the master starts the driver on a worker.
+      CommandResult inClusterMode = submit.ok(onCluster.get("snapshot-cdc"), "--cluster-mode", "run", onCluster.get("snapshot-cdc").toString());
+      assertTrue(inClusterMode.stdout().contains("COMPLETED") && inClusterMode.stderr().contains(": FINISHED"), inClusterMode::toString);
 
       // One worker killed while its executor runs tasks: Spark runs them again on the other.
       Sluice.Running autoCdc = submit.start(onCluster.get("auto-cdc"), "run");
@@ -84,12 +100,7 @@ class ClusterE2E {
       assertEquals(0, afterWorkerLoss.exit(), afterWorkerLoss::toString);
       assertTrue(afterWorkerLoss.stdout().contains("COMPLETED"), afterWorkerLoss::toString);
 
-      Map<String, Path> embedded = new LinkedHashMap<>();
-      for (String example : onCluster.keySet()) {
-        embedded.put(example, dir.resolve("embedded").resolve(example));
-        PipelineFolder.copyOf(Sluice.REPO.resolve("examples").resolve(example), embedded.get(example));
-        Sluice.PROCESS.ok(embedded.get(example), "run");
-      }
+      Map<String, Path> embedded = embeddedRuns.join();
       assertSameTables(embedded.get("quickstart"), embedded, s3Port, metastorePort);
       for (String example : onCluster.keySet()) {
         String storage = "s3a://sluice/pipelines/" + example;

@@ -18,6 +18,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.regex.Pattern;
+import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -29,6 +30,7 @@ import org.junit.jupiter.api.io.TempDir;
  * continuous run goes on, and every table ends exactly as an uninterrupted run would leave it,
  * the materialized view included.
  */
+@Order(3) // among the longest end-to-end tests: started first (see the pom)
 class ContinuousE2E {
   @TempDir Path dir;
 

@@ -7,7 +7,6 @@ import static org.junit.jupiter.api.Assertions.fail;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.sluice.testing.CommandResult;
-import io.sluice.testing.JsonRows;
 import io.sluice.testing.PipelineFolder;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -19,6 +18,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.function.BooleanSupplier;
 import java.util.stream.Stream;
+import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -28,6 +28,7 @@ import org.junit.jupiter.api.io.TempDir;
  * the next run is killed too, once the bronze table is done and the downstream flows run;
  * the third run must leave every table exactly as an uninterrupted run would.
  */
+@Order(4) // among the longest end-to-end tests: started first (see the pom)
 class CrashRecoveryE2E {
   static final int FILES = 8;
 

@@ -24,6 +24,7 @@ import java.util.UUID;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.stream.Collectors;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -36,6 +37,7 @@ import org.junit.jupiter.api.io.TempDir;
  * at least once, and once after a downstream de-duplication by key; the handler got its
  * retried batch with the same id and rows.
  */
+@Order(2) // among the longest end-to-end tests: started first (see the pom)
 class KafkaCrashE2E {
   private static final int ORDERS = 240;
   @TempDir Path dir;
