@@ -163,14 +163,4 @@ public final class StoragePath {
   public String toString() {
     return "file".equals(path.toUri().getScheme()) ? path.toUri().getPath() : path.toString();
   }
-
-  @Override
-  public boolean equals(Object o) {
-    return o instanceof StoragePath other && path.equals(other.path);
-  }
-
-  @Override
-  public int hashCode() {
-    return path.hashCode();
-  }
 }
