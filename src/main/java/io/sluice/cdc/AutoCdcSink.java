@@ -12,7 +12,6 @@ import static org.apache.spark.sql.functions.not;
 import static org.apache.spark.sql.functions.to_json;
 import static org.apache.spark.sql.functions.when;
 
-import io.delta.tables.DeltaTable;
 import io.sluice.execution.BatchCommits;
 import io.sluice.execution.BatchLog;
 import io.sluice.execution.BatchSettings;
@@ -22,6 +21,7 @@ import io.sluice.execution.ColumnNames;
 import io.sluice.execution.DeltaTarget;
 import io.sluice.execution.DeltaWrites;
 import io.sluice.execution.FlowRun;
+import io.sluice.execution.KeyedWrites;
 import io.sluice.execution.KeyBounds;
 import io.sluice.execution.KeyClustering;
 import io.sluice.execution.Persisted;
@@ -48,8 +48,8 @@ import org.apache.spark.sql.types.StructField;
  * One micro-batch of an AUTO CDC flow (SEMANTICS §4). The batch's events are combined with
  * the events the state store holds for the same keys and replayed in sequence order into the
  * rows those keys should have; the stored events alone replay into the rows they have now.
- * One MERGE of only what differs (an append, when that is only new rows) brings the target
- * there, and the batch's new events are appended to the store.
+ * One commit of only what differs ({@link KeyedDiff#write}; an append, when that is only new
+ * rows) brings the target there, and the batch's new events are appended to the store.
  *
  * <p>Exactly-once: the target's write and the store's append are the batch's two commits in its
  * {@link BatchLog}, the target's first. The replay depends only on the store and the batch,
@@ -57,7 +57,7 @@ import org.apache.spark.sql.types.StructField;
  * target's commit is found made and the store's is made.
  *
  * <p>Cost: the store is read through literal bounds on the first key (see {@link KeyBounds}),
- * and so is the target by the MERGE, so a batch touches the files its keys live in. A new
+ * and so is the target by its commit, so a batch touches the files its keys live in. A new
  * TRUNCATE is the exception: it affects every key, so that batch reads both in full.
  */
 public final class AutoCdcSink implements BatchSink {
@@ -69,6 +69,7 @@ public final class AutoCdcSink implements BatchSink {
   private final AutoCdcColumns columns;
   private final FlowMode.AutoCdc mode;
   private final long versionAtOpen;
+  private final KeyedWrites writes;
 
   /**
    * The sink of one flow's run: opens (or creates) the target's state store, and forgets its
@@ -112,6 +113,7 @@ public final class AutoCdcSink implements BatchSink {
     this.columns = events.columns();
     this.mode = events.mode();
     this.versionAtOpen = store.version(run.spark());
+    this.writes = new KeyedWrites(run, "AUTO CDC");
   }
 
   @Override
@@ -137,14 +139,15 @@ public final class AutoCdcSink implements BatchSink {
    * Brings the target's rows to the batch's: a batch that only inserts rows (new keys, new
    * versions, a first load) appends them, since the target holds no row of their keys (it holds
    * what the stored events make of them, and those made none), in key ranges
-   * ({@link KeyClustering}); any other batch is one MERGE.
+   * ({@link KeyClustering}); any other batch is one commit of its changes ({@link KeyedDiff#write}).
    */
   private void applyToTarget(SparkSession session, Changes changes, Counts counts) {
     if (counts.updated() == 0 && counts.removed() == 0) {
       Dataset<Row> rows = TableWriter.align(changes.target(), run.targetSchema());
       DeltaWrites.append(changes.inKeyRanges(rows, columns.keys(), counts.inserted()), table);
     } else {
-      KeyedDiff.merge(DeltaTable.forName(session, table), changes.target(), changes.targetScope(), targetMatch(), false);
+      KeyedDiff.write(writes, session, table, run.targetSchema(), changes.target(), changes.targetScope(), targetMatch(),
+          new long[] {counts.inserted(), counts.updated(), counts.removed()});
     }
   }
 

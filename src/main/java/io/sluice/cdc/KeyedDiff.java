@@ -5,22 +5,27 @@ import static org.apache.spark.sql.functions.lit;
 import static org.apache.spark.sql.functions.not;
 import static org.apache.spark.sql.functions.when;
 
-import io.delta.tables.DeltaMergeBuilder;
 import io.delta.tables.DeltaTable;
+import io.sluice.delta.KeyedCommit;
 import io.sluice.execution.ColumnNames;
+import io.sluice.execution.KeyedWrites;
+import io.sluice.execution.TableWriter;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import org.apache.spark.sql.Column;
 import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
+import org.apache.spark.sql.SparkSession;
+import org.apache.spark.sql.types.StructType;
 
 /**
- * Brings some rows of a Delta table from a known "before" to an "after" with one MERGE that
+ * Brings some rows of a Delta table from a known "before" to an "after" with one commit that
  * sends only what differs: rows to insert, to update and to delete, matched on columns that
- * identify a row. Each target row meets at most one change, so the MERGE cannot see several
- * source rows match one target row; rows that stay the same are not rewritten.
+ * identify a row. Rows that stay the same are not rewritten. Where the table takes a MERGE, each
+ * target row meets at most one change, so the MERGE cannot see several source rows match one.
  */
 final class KeyedDiff {
   static final String ACTION = "__sluice_action";
@@ -67,14 +72,37 @@ final class KeyedDiff {
   }
 
   /**
-   * Applies {@code changes} to {@code table} in one MERGE.
+   * Applies {@code changes} to the target in one commit: the rows updated or deleted go, the
+   * rows inserted or updated come ({@link KeyedCommit}); with a MERGE where the table needs one.
    *
-   * @param targetFilter a predicate on the target's rows (alias {@code t}) that holds for all
-   *     the changed rows: literal bounds let Delta skip the files that cannot match
-   * @param evolveSchema whether columns the table lacks may be added (the state store's values)
+   * @param scope a predicate on the target's rows (alias {@code t}) that holds for all the
+   *     changed rows: literal bounds let Delta skip the files that cannot match
+   * @param counts the rows inserted, updated and deleted, for the commit's history entry
    */
-  static void merge(DeltaTable table, Dataset<Row> changes, Column targetFilter, List<String> match, boolean evolveSchema) {
-    Column on = targetFilter;
+  static void write(KeyedWrites writes, SparkSession session, String table, StructType schema, Dataset<Row> changes,
+      Column scope, List<String> match, long[] counts) {
+    Optional<KeyedCommit> commit = writes.commit(session);
+    if (commit.isEmpty()) {
+      merge(DeltaTable.forName(session, table), changes, scope, match);
+      return;
+    }
+    List<Column> going = new ArrayList<>(List.of(ColumnNames.cols(match)));
+    going.add(when(is(UPDATE), lit(KeyedCommit.UPDATE_PREIMAGE)).otherwise(lit(KeyedCommit.DELETE)).as(KeyedCommit.CHANGE_TYPE));
+    List<Column> coming = new ArrayList<>(TableWriter.columns(changes.schema(), schema));
+    coming.add(when(is(UPDATE), lit(KeyedCommit.UPDATE_POSTIMAGE)).otherwise(lit(KeyedCommit.INSERT)).as(KeyedCommit.CHANGE_TYPE));
+    commit.get()
+        .removing(changes.where(is(UPDATE).or(is(DELETE))).select(going.toArray(Column[]::new)), match, scope)
+        .appending(changes.where(is(INSERT).or(is(UPDATE))).select(coming.toArray(Column[]::new)))
+        .parameter("matchedOn", String.join(", ", match))
+        .metric("numTargetRowsInserted", counts[0])
+        .metric("numTargetRowsUpdated", counts[1])
+        .metric("numTargetRowsDeleted", counts[2])
+        .commit();
+  }
+
+  /** Applies {@code changes} to {@code table} in one MERGE; {@code scope} as for {@link #write}. */
+  private static void merge(DeltaTable table, Dataset<Row> changes, Column scope, List<String> match) {
+    Column on = scope;
     for (String column : match) {
       on = on.and(col("t", column).eqNullSafe(col("s", column)));
     }
@@ -89,10 +117,10 @@ final class KeyedDiff {
         updated.put(ColumnNames.quote(column), "s." + ColumnNames.quote(column));
       }
     }
-    DeltaMergeBuilder merge = table.as("t").merge(changes.as("s"), on)
+    table.as("t").merge(changes.as("s"), on)
         .whenMatched("s." + ACTION + " = '" + DELETE + "'").delete()
         .whenMatched("s." + ACTION + " = '" + UPDATE + "'").updateExpr(updated)
-        .whenNotMatched("s." + ACTION + " = '" + INSERT + "'").insertExpr(all);
-    (evolveSchema ? merge.withSchemaEvolution() : merge).execute();
+        .whenNotMatched("s." + ACTION + " = '" + INSERT + "'").insertExpr(all)
+        .execute();
   }
 }

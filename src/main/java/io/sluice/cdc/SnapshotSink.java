@@ -6,7 +6,6 @@ import static org.apache.spark.sql.functions.lit;
 import static org.apache.spark.sql.functions.struct;
 import static org.apache.spark.sql.functions.to_json;
 
-import io.delta.tables.DeltaTable;
 import io.sluice.ErrorClass;
 import io.sluice.SluiceException;
 import io.sluice.execution.BatchSink;
@@ -16,6 +15,7 @@ import io.sluice.execution.CommitTag;
 import io.sluice.execution.DeltaTarget;
 import io.sluice.execution.DeltaWrites;
 import io.sluice.execution.FlowRun;
+import io.sluice.execution.KeyedWrites;
 import io.sluice.execution.Persisted;
 import io.sluice.execution.TableWriter;
 import io.sluice.execution.Tally;
@@ -36,7 +36,7 @@ import org.apache.spark.sql.types.StructType;
 
 /**
  * Applies one snapshot to an AUTO CDC FROM SNAPSHOT target (SEMANTICS §5.3): the snapshot is
- * compared with the table (SCD type 1) or its open versions (SCD type 2), and one MERGE
+ * compared with the table (SCD type 1) or its open versions (SCD type 2), and one commit
  * writes only the keys that changed, so unchanged rows are not rewritten.
  *
  * <p>When AUTO CDC flows share the (SCD type 1) target (§5.5), a key whose stored change
@@ -53,6 +53,7 @@ final class SnapshotSink implements BatchSink {
   private final AutoCdcColumns columns;
   private final FlowMode.AutoCdcFromSnapshot mode;
   private final Optional<SharedCdcState> shared;
+  private final KeyedWrites writes;
   private SnapshotEntry snapshot;
   private Object version;
 
@@ -63,6 +64,7 @@ final class SnapshotSink implements BatchSink {
     this.columns = AutoCdcColumns.of(run.flow());
     this.mode = mode;
     this.shared = shared;
+    this.writes = new KeyedWrites(run, "AUTO CDC FROM SNAPSHOT");
   }
 
   static SnapshotSink open(FlowRun run, FlowMode.AutoCdcFromSnapshot mode, String appId, Checkpoints checkpoints) {
@@ -184,8 +186,8 @@ final class SnapshotSink implements BatchSink {
 
   /**
    * Brings the target to the snapshot: a snapshot that only adds rows (the first one, above
-   * all) is appended, since the target holds no row it would match; any other is one MERGE
-   * of its changes.
+   * all) is appended, since the target holds no row it would match; any other is one commit
+   * of its changes ({@link KeyedDiff#write}).
    *
    * @param counts the rows to insert, update and delete
    */
@@ -196,7 +198,7 @@ final class SnapshotSink implements BatchSink {
       return;
     }
     Column scope = mode.scdType().keepsHistory() ? col("t", AutoCdcColumns.END_AT).isNull() : lit(true);
-    KeyedDiff.merge(DeltaTable.forName(session, table), diff, scope, match, false);
+    KeyedDiff.write(writes, session, table, run.targetSchema(), diff, scope, match, counts);
   }
 
   /** §5.4: a key appears at most once in a snapshot, and is never NULL. */

@@ -50,6 +50,11 @@ public final class DeltaTarget {
     return latest.apply(spark)._1();
   }
 
+  /** The table's Delta log and its latest snapshot. */
+  Tuple2<DeltaLog, Snapshot> latest(SparkSession spark) {
+    return latest.apply(spark);
+  }
+
   /** The table's current Delta version. */
   public long version(SparkSession spark) {
     return latest.apply(spark)._2().version();

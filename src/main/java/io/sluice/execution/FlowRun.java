@@ -107,6 +107,11 @@ public final class FlowRun {
     return FlowConf.withSqlConf(spark, flow.definition().sqlConf(), body);
   }
 
+  /** Records a note about this flow in the event log. */
+  public void info(String message, Map<String, Object> details) {
+    record(EventLevel.INFO, message, details);
+  }
+
   /** Records a warning about this flow in the event log. */
   public void warn(String message, Map<String, Object> details) {
     record(EventLevel.WARN, message, details);

@@ -15,9 +15,11 @@ import io.sluice.execution.BatchSink;
 import io.sluice.execution.ColumnNames;
 import io.sluice.execution.DeltaTarget;
 import io.sluice.execution.DeltaWrites;
+import io.sluice.delta.KeyedCommit;
 import io.sluice.execution.FlowRun;
 import io.sluice.execution.KeyBounds;
 import io.sluice.execution.KeyClustering;
+import io.sluice.execution.KeyedWrites;
 import io.sluice.execution.Persisted;
 import io.sluice.execution.Tally;
 import io.sluice.expectations.BatchRequirement;
@@ -26,6 +28,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import org.apache.spark.sql.Column;
 import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
@@ -33,20 +36,22 @@ import org.apache.spark.sql.SparkSession;
 import org.apache.spark.sql.expressions.Window;
 
 /**
- * One micro-batch of a REPLACE USING flow (SEMANTICS §2.2), as a single idempotent MERGE.
+ * One micro-batch of a REPLACE USING flow (SEMANTICS §2.2), as a single idempotent commit.
  *
  * <p>Per key, only the rows with the batch's highest sequence count. That sequence is
  * compared with the one stored in the target for the key: higher replaces the key's rows,
- * equal appends, lower is ignored, a new key is inserted. The MERGE source holds the rows
- * to insert (they never match) and, per key to replace, one control row that matches all
- * of the key's target rows and deletes them; one source row per target row, so Delta's
- * "multiple source rows matched" cannot occur.
+ * equal appends, lower is ignored, a new key is inserted. The commit ({@link KeyedCommit})
+ * removes the rows of the keys replaced and appends the batch's rows. A table that takes a
+ * MERGE ({@link KeyedWrites}) gets one whose source holds the rows to insert (they never match)
+ * and, per key to replace, one control row that matches all of the key's target rows and
+ * deletes them; one source row per target row, so Delta's "multiple source rows matched"
+ * cannot occur.
  *
  * <p>A batch that replaces no key is appended instead: it only adds rows.
  *
  * <p>Cost: Delta does not prune target files by the source's key values, so the target is
  * read through literal predicates on the first key taken from the batch (an IN list, or a
- * range for many keys). Reading the stored sequences and the MERGE then touch the files
+ * range for many keys). Reading the stored sequences and the commit then touch the files
  * those keys live in, not the whole table; deletion vectors (enabled on REPLACE USING
  * targets) spare rewriting the files a delete touches.
  */
@@ -65,12 +70,14 @@ public final class ReplaceUsingSink implements BatchSink {
   private final String table;
   private final BatchLog log;
   private final FlowMode.ReplaceUsing mode;
+  private final KeyedWrites writes;
 
   public ReplaceUsingSink(FlowRun run, String table, BatchLog log, FlowMode.ReplaceUsing mode) {
     this.run = run;
     this.table = table;
     this.log = log;
     this.mode = mode;
+    this.writes = new KeyedWrites(run, "REPLACE USING");
   }
 
   @Override
@@ -143,10 +150,21 @@ public final class ReplaceUsingSink implements BatchSink {
           batch.rowsWritten()), table);
       return 0;
     }
-    return merge(session, batch.data(), batch.decisions(), batch.bounds());
+    Optional<KeyedCommit> commit = writes.commit(session);
+    if (commit.isEmpty()) {
+      return merge(session, batch.data(), batch.decisions(), batch.bounds());
+    }
+    return commit.get()
+        .removing(batch.decisions().where(col(DECISION).equalTo(REPLACE)).select(array(keyColumns(""))), mode.keys(),
+            batch.bounds().on(ColumnNames.col("t", mode.keys().get(0))))
+        .appending(batch.data().select(array(tableColumns(""))))
+        .parameter("keys", String.join(", ", mode.keys()))
+        .metric("numKeysReplaced", batch.keysReplaced())
+        .commit()
+        .rowsRemoved();
   }
 
-  /** The MERGE of one batch; returns the number of target rows it deleted. */
+  /** The MERGE of one batch, for a table that takes one; returns the number of target rows it deleted. */
   private long merge(SparkSession session, Dataset<Row> data, Dataset<Row> decisions, KeyBounds bounds) {
     Dataset<Row> dataRows = data.select(array(concat(tableColumns(""), concat(List.of(lit(false).as(CONTROL)), nullKeys()))));
     Dataset<Row> controlRows = decisions.where(col(DECISION).equalTo(REPLACE))

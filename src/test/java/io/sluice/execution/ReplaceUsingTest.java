@@ -56,10 +56,10 @@ class ReplaceUsingTest {
             "[2,desktop,click,1]", "[2,iOS,click,1]",
             "[3,desktop,click,2]"),
         p.rows("SELECT * FROM regions"));
-    assertEquals(List.of("[1,WRITE]", "[2,MERGE]"), DeltaTable.forName(p.spark(), p.database() + ".regions").history()
+    assertEquals(List.of("[1,WRITE]", "[2,REPLACE USING]"), DeltaTable.forName(p.spark(), p.database() + ".regions").history()
             .where("version > 0").selectExpr("version", "operation").orderBy("version").collectAsList().stream()
             .map(Row::toString).toList(),
-        "the first batch only inserts keys: appended; the second replaces key 1: merged");
+        "the first batch only inserts keys: appended; the second replaces key 1: one commit of its own");
   }
 
   @Test
@@ -265,5 +265,37 @@ class ReplaceUsingTest {
     String error = refused.flows().get(0).errorMessage().orElseThrow();
     assertTrue(error.contains("REPLACE_WHERE_ROW_OUTSIDE_PREDICATE") && error.contains("\"total\":1}"), error);
     assertEquals(List.of(), p.rows("SELECT * FROM by_region"), "nothing written");
+  }
+
+  /**
+   * A target whose features Sluice's own commit does not write (here row tracking) is written
+   * with a MERGE, said once per run in the event log with the reason; so is every target when
+   * {@code spark.sluice.keyedCommit.enabled} is false.
+   */
+  @Test
+  void aTargetTheWriterCannotWriteTakesAMergeAndSaysWhy() {
+    TestPipeline p = pipeline("""
+        CREATE STREAMING TABLE regions TBLPROPERTIES ('delta.enableRowTracking' = 'true')
+        FLOW REPLACE USING (region_id) SEQUENCE BY seq BY NAME
+        SELECT * FROM STREAM(events);
+        SET spark.sluice.keyedCommit.enabled = false;
+        CREATE STREAMING TABLE regions_merged
+        FLOW REPLACE USING (region_id) SEQUENCE BY seq BY NAME
+        SELECT * FROM STREAM(events);
+        """);
+    insert(p, "(1, 'iOS', 'click', 1), (2, 'iOS', 'click', 1)");
+    assertTrue(p.run().succeeded());
+    insert(p, "(1, 'desktop', 'view', 2), (1, 'iOS', 'view', 2), (2, 'Android', 'click', 1)");
+    UpdateResult result = p.run();
+    assertTrue(result.succeeded(), () -> result.flows().toString());
+    List<String> expected = List.of("[1,desktop,view,2]", "[1,iOS,view,2]", "[2,Android,click,1]", "[2,iOS,click,1]");
+    assertEquals(expected, p.rows("SELECT * FROM regions"));
+    assertEquals(expected, p.rows("SELECT * FROM regions_merged"));
+    List<String> said = p.spark().read().format("delta").load(p.root().resolve(".sluice/system/event_log").toString())
+        .where("details LIKE '%keyed_write%'").select("message").as(Encoders.STRING()).collectAsList();
+    assertEquals(2, said.size(), said::toString);
+    assertTrue(said.stream().anyMatch(m -> m.contains("with MERGE: it has the table feature rowTracking")), said::toString);
+    assertTrue(said.stream().anyMatch(m -> m.contains("with MERGE: spark.sluice.keyedCommit.enabled is false")),
+        said::toString);
   }
 }

@@ -124,14 +124,14 @@ class SnapshotCdcTest {
     runOk(p);
     assertEquals(List.of("[7,-1]"), p.rows("SELECT * FROM accounts WHERE id IN (7, 8)"));
     for (String table : List.of("accounts", "accounts_history")) {
-      assertEquals(List.of("[1,WRITE]", "[2,MERGE]"), DeltaTable.forName(p.spark(), p.database() + "." + table).history()
+      assertEquals(List.of("[1,WRITE]", "[2,AUTO CDC FROM SNAPSHOT]"), DeltaTable.forName(p.spark(), p.database() + "." + table).history()
               .where("version > 0").selectExpr("version", "operation").orderBy("version").collectAsList().stream()
               .map(Row::toString).toList(),
-          table + ": the first snapshot only inserts rows: appended; the second changes some: merged");
+          table + ": the first snapshot only inserts rows: appended; the second changes some: one commit of its own");
     }
-    Row merge = p.spark().sql("DESCRIBE HISTORY " + p.database() + ".accounts").first();
-    Map<String, String> metrics = merge.getJavaMap(merge.fieldIndex("operationMetrics"));
-    assertEquals("MERGE", merge.getString(merge.fieldIndex("operation")));
+    Row latest = p.spark().sql("DESCRIBE HISTORY " + p.database() + ".accounts").first();
+    Map<String, String> metrics = latest.getJavaMap(latest.fieldIndex("operationMetrics"));
+    assertEquals("AUTO CDC FROM SNAPSHOT", latest.getString(latest.fieldIndex("operation")));
     assertEquals("0", metrics.get("numTargetRowsCopied"), () -> "unchanged rows were rewritten: " + metrics);
     assertEquals("1", metrics.get("numTargetRowsUpdated"), metrics::toString);
     assertEquals("1", metrics.get("numTargetRowsDeleted"), metrics::toString);
