@@ -167,6 +167,7 @@ public final class KeyedCommit {
     long removed = 0;
     long added = 0;
     long addedFiles = 0;
+    long addedBytes = 0;
     try {
       if (goingKeys != null) {
         going = going(txn, feed);
@@ -178,6 +179,7 @@ public final class KeyedCommit {
           actions.add(action);
           if (action instanceof AddFile file) {
             addedFiles++;
+            addedBytes += file.size();
             added += file.numLogicalRecords().isDefined() ? (Long) file.numLogicalRecords().get() : 0;
           }
         }
@@ -195,6 +197,7 @@ public final class KeyedCommit {
     all.put("numOutputRows", added);
     all.put("numTargetRowsCopied", 0L);
     all.put("numAddedFiles", addedFiles);
+    all.put("numAddedBytes", addedBytes);
     all.putAll(counts);
     all.put("executionTimeMs", System.currentTimeMillis() - started);
     KeyedOperation op = new KeyedOperation(operation, parameters, all, session.conf().getOption(USER_METADATA));

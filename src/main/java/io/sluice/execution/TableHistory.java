@@ -21,14 +21,18 @@ public final class TableHistory {
   /** One commit: its version, time, Delta operation and figures, and what made it. */
   public record Commit(long version, Instant time, String operation, Map<String, String> metrics,
       Optional<CommitTag.Made> madeBy) {
-    /** Its row counts in words: {@code 3 written}, or {@code 2 inserted, 1 updated, 0 deleted}. */
+    /**
+     * Its row counts in words: {@code 3 written}, {@code 3 written, 2 deleted} (a REPLACE USING
+     * batch), or {@code 2 inserted, 1 updated, 0 deleted}.
+     */
     public String rows() {
       if (metrics.containsKey("numTargetRowsInserted")) {
         return metrics.get("numTargetRowsInserted") + " inserted, " + metrics.getOrDefault("numTargetRowsUpdated", "0")
             + " updated, " + metrics.getOrDefault("numTargetRowsDeleted", "0") + " deleted";
       }
       if (metrics.containsKey("numOutputRows")) {
-        return metrics.get("numOutputRows") + " written";
+        return metrics.get("numOutputRows") + " written"
+            + (metrics.containsKey("numDeletedRows") ? ", " + metrics.get("numDeletedRows") + " deleted" : "");
       }
       if (metrics.containsKey("numDeletedRows")) {
         return metrics.get("numDeletedRows") + " deleted";
