@@ -49,7 +49,7 @@ class ContinuousE2E {
         """).sql("events.sql", EventFiles.SQL));
     files.land(1, 2);
 
-    // 1st continuous run: takes files as they land; query, events and maintain work beside it,
+    // 1st continuous run: takes files as they land; query, events, history and maintain work beside it,
     // a second run and DDL are refused.
     Sluice.Running first = Sluice.start(dir, "run", "--continuous", "--progress-every", "2");
     awaitOutput(first, "  totals +COMPLETED", 1);
@@ -58,6 +58,7 @@ class ContinuousE2E {
     assertEquals(files.totals(), rows(Sluice.PROCESS.query(dir, "SELECT kind, events, total FROM totals"),
         "kind", "events", "total"), "sluice query reads the view beside the run");
     Sluice.Running events = Sluice.start(dir, "events");
+    Sluice.Running history = Sluice.start(dir, "history", "events_raw");
     Sluice.Running maintain = Sluice.start(dir, "maintain", "--tables", "events_raw");
     Sluice.Running secondRun = Sluice.start(dir, "run");
     Sluice.Running drop = Sluice.start(dir, "query", "DROP TABLE events_raw");
@@ -65,6 +66,10 @@ class ContinuousE2E {
     assertEquals(0, listed.exit(), listed::toString);
     assertTrue(listed.stdout().contains("update is RUNNING") && listed.stdout().matches("(?s).*round \\d+ wrote events_raw.*"),
         () -> "the running update's events: " + listed);
+    CommandResult commits = history.await(Sluice.TIMEOUT);
+    assertEquals(0, commits.exit(), commits::toString);
+    assertTrue(commits.stdout().startsWith("history of") && commits.stdout().matches("(?s).*\\d+ +\\S+ \\S+ +WRITE .*"),
+        () -> "the table's commits beside the run: " + commits);
     CommandResult maintained = maintain.await(Sluice.TIMEOUT);
     assertEquals(0, maintained.exit(), maintained::toString);
     assertTrue(maintained.stdout().contains("events_raw maintained: files"), maintained::toString);
