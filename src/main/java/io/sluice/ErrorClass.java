@@ -59,6 +59,7 @@ public enum ErrorClass {
   COLUMN_NOT_IN_SCHEMA("a flow writes a column the table's declared columns lack"),
   UNKNOWN_PARTITION_COLUMN("a table is partitioned or clustered by a column it does not have"),
   RESERVED_COLUMN_NAME("a column name starts with `__sluice_`"),
+  COLUMN_NAME_NEEDS_MAPPING("a column name with a space or one of `,;{}()=` in a table without `'delta.columnMapping.mode' = 'name'`, or in an AUTO CDC target"),
   INVALID_EXPECTATION("an expectation's condition is not a valid expression on the dataset's columns"),
   UNKNOWN_DATASET("`--refresh` or `--full-refresh` names a table the pipeline does not define"),
   RESET_NOT_ALLOWED("a full refresh of a table with `'pipelines.reset.allowed' = 'false'`"),

@@ -75,6 +75,9 @@ public final class GraphValidator {
               + column + "'; names starting with " + Identifiers.RESERVED_PREFIX + " are Sluice's own: rename it");
         }
       }
+      if (target.type().isTable()) {
+        refuseNamesDeltaCannotStore(flow, target);
+      }
       flow.definition().mode().accept(new FlowKindChecks(spark, graph, flow));
       if (target.type() == DatasetType.MATERIALIZED_VIEW && flow.streaming()) {
         throw new GraphException(ErrorClass.STREAMING_QUERY_IN_MATERIALIZED_VIEW, origin,
@@ -144,6 +147,33 @@ public final class GraphValidator {
             "expectation '" + expectation.name() + "' on '" + dataset.name() + "' is not valid: "
                 + SparkErrors.firstLine(e), e);
       }
+    }
+  }
+
+  /** The characters Delta refuses in a column name unless the table maps column names. */
+  private static final String DELTA_REFUSED = " ,;{}()\n\t=";
+  private static final String COLUMN_MAPPING = "delta.columnMapping.mode";
+
+  /**
+   * A column name Delta stores only with column mapping (a space, a comma, ...) is refused here,
+   * naming the column, the table and what to do, rather than by Delta's message when the table is
+   * made. AUTO CDC keeps the columns in its state, a table of its own without column mapping, so
+   * there the column has to be renamed.
+   */
+  private static void refuseNamesDeltaCannotStore(ResolvedFlow flow, DatasetDefinition target) {
+    String mapping = target.properties().get(COLUMN_MAPPING);
+    boolean mapped = mapping != null && !mapping.equalsIgnoreCase("none");
+    for (String column : flow.writtenSchema().fieldNames()) {
+      if (column.chars().noneMatch(c -> DELTA_REFUSED.indexOf(c) >= 0)
+          || (mapped && !flow.definition().mode().changesRows())) {
+        continue;
+      }
+      String fix = flow.definition().mode().changesRows()
+          ? "rename it in the flow's query: AUTO CDC keeps the columns in its state, which does not map names"
+          : "rename it, or give '" + target.name().name() + "' TBLPROPERTIES ('" + COLUMN_MAPPING + "' = 'name')";
+      throw new GraphException(ErrorClass.COLUMN_NAME_NEEDS_MAPPING, flow.definition().origin(), "flow '" + flow.name()
+          + "' writes column '" + column + "' into '" + target.name() + "': Delta stores a name with a space or one of"
+          + " ,;{}()= only in a table that maps column names; " + fix);
     }
   }
 }
