@@ -87,9 +87,11 @@ final class KeyedDiff {
       return;
     }
     List<Column> going = new ArrayList<>(List.of(ColumnNames.cols(match)));
-    going.add(when(is(UPDATE), lit(KeyedCommit.UPDATE_PREIMAGE)).otherwise(lit(KeyedCommit.DELETE)).as(KeyedCommit.CHANGE_TYPE));
+    going.add(when(is(UPDATE), lit(KeyedCommit.UPDATE_PREIMAGE)).otherwise(lit(KeyedCommit.DELETE))
+        .as(KeyedCommit.CHANGE_TYPE));
     List<Column> coming = new ArrayList<>(TableWriter.columns(changes.schema(), schema));
-    coming.add(when(is(UPDATE), lit(KeyedCommit.UPDATE_POSTIMAGE)).otherwise(lit(KeyedCommit.INSERT)).as(KeyedCommit.CHANGE_TYPE));
+    coming.add(when(is(UPDATE), lit(KeyedCommit.UPDATE_POSTIMAGE)).otherwise(lit(KeyedCommit.INSERT))
+        .as(KeyedCommit.CHANGE_TYPE));
     commit.get()
         .removing(changes.where(is(UPDATE).or(is(DELETE))).select(going.toArray(Column[]::new)), match, scope)
         .appending(changes.where(is(INSERT).or(is(UPDATE))).select(coming.toArray(Column[]::new)))

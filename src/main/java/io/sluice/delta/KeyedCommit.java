@@ -76,7 +76,6 @@ public final class KeyedCommit {
   private List<String> keyColumns = List.of();
   private Column scope = lit(true);
   private Dataset<Row> coming;
-  private Seq<AddFile> candidates;
   /** Runs between the writes and the commit: where a test makes a concurrent writer commit first. */
   Runnable beforeCommit = () -> {};
   private final Map<String, Object> parameters = new LinkedHashMap<>();
@@ -163,7 +162,7 @@ public final class KeyedCommit {
     boolean feed = CDCReader.isCDCEnabledOnTable(txn.metadata(), session);
     List<Action> actions = new ArrayList<>();
     Map<String, Long> counts = new LinkedHashMap<>();
-    Dataset<Row> going = null;
+    Going going = null;
     long removed = 0;
     long added = 0;
     long addedFiles = 0;
@@ -173,7 +172,7 @@ public final class KeyedCommit {
         going = going(txn, feed);
         removed = going == null ? 0 : markRemoved(txn, going, actions, counts);
       }
-      Dataset<Row> written = written(txn, feed, removed > 0 ? going : null);
+      Dataset<Row> written = written(txn, feed, removed > 0 ? going.rows() : null);
       if (written != null) {
         for (FileAction action : CollectionConverters.asJava(txn.writeFiles(written))) {
           actions.add(action);
@@ -186,7 +185,7 @@ public final class KeyedCommit {
       }
     } finally {
       if (going != null) {
-        going.unpersist();
+        going.rows().unpersist();
       }
     }
     if (actions.isEmpty()) {
@@ -207,15 +206,17 @@ public final class KeyedCommit {
         attempt);
   }
 
+  /** The target's rows that go, with their file and row index, and the files that may hold them. */
+  private record Going(Dataset<Row> rows, Seq<AddFile> candidates) {}
+
   /**
-   * The target's rows that go, with their file and row index: read once, through the transaction,
-   * from the files the scope leaves; cached when the feed needs their values besides. Null when no
-   * file can hold one.
+   * The target's rows that go: read once, through the transaction, from the files the scope
+   * leaves; cached when the feed needs their values besides. Null when no file can hold one.
    */
-  private Dataset<Row> going(OptimisticTransaction txn, boolean feed) {
+  private Going going(OptimisticTransaction txn, boolean feed) {
     Dataset<Row> whole = log.createDataFrame(txn.snapshot(), Scala.seq(List.of()), false, Option.empty()).as("t");
     Expression bounds = ((Filter) whole.where(scope).queryExecution().analyzed()).condition();
-    candidates = txn.filterFiles(Scala.seq(List.of(bounds)), true);
+    Seq<AddFile> candidates = txn.filterFiles(Scala.seq(List.of(bounds)), true);
     if (candidates.isEmpty()) {
       return null;
     }
@@ -238,24 +239,26 @@ public final class KeyedCommit {
     located.add(col("_metadata.row_index").as(DeletionVectorBitmapGenerator.ROW_INDEX_COL()));
     Dataset<Row> rows = scan.as("t").where(scope).select(located.toArray(Column[]::new)).as("l");
     if (!feed) {
-      return rows.join(goingKeys.as("k"), match, "left_semi");
+      return new Going(rows.join(goingKeys.as("k"), match, "left_semi"), candidates);
     }
     Column kind = List.of(goingKeys.columns()).contains(CHANGE_TYPE) ? col("k." + CHANGE_TYPE) : lit(DELETE);
-    return rows.join(goingKeys.as("k"), match).select(col("l.*"), kind.as(CHANGE_TYPE)).persist();
+    Dataset<Row> withKind = rows.join(goingKeys.as("k"), match).select(col("l.*"), kind.as(CHANGE_TYPE));
+    return new Going(withKind.persist(), candidates);
   }
 
   /**
    * Marks the rows that go in deletion vectors, merged with each file's existing one; adds the
    * actions that say so; returns how many rows it marked.
    */
-  private long markRemoved(OptimisticTransaction txn, Dataset<Row> going, List<Action> actions,
-      Map<String, Long> counts) {
+  private long markRemoved(OptimisticTransaction txn, Going going, List<Action> actions, Map<String, Long> counts) {
     Seq<DeletionVectorResult> vectors = DeletionVectorBitmapGenerator.buildRowIndexSetsForFilesMatchingCondition(
-        session, txn, DeletionVectorUtils$.MODULE$.deletionVectorsReadable(txn.snapshot().protocol(), txn.snapshot().metadata()),
-        going, candidates, Literal.TrueLiteral(), Option.apply(col(DeletionVectorBitmapGenerator.FILE_NAME_COL())),
+        session, txn,
+        DeletionVectorUtils$.MODULE$.deletionVectorsReadable(txn.snapshot().protocol(), txn.snapshot().metadata()),
+        going.rows(), going.candidates(), Literal.TrueLiteral(),
+        Option.apply(col(DeletionVectorBitmapGenerator.FILE_NAME_COL())),
         Option.apply(col(DeletionVectorBitmapGenerator.ROW_INDEX_COL())));
     Seq<TouchedFileWithDV> touched = DMLWithDeletionVectorsHelper.findFilesWithMatchingRows(txn,
-        DMLWithDeletionVectorsHelper.generateCandidateFileMap(log.dataPath(), candidates), vectors);
+        DMLWithDeletionVectorsHelper.generateCandidateFileMap(log.dataPath(), going.candidates()), vectors);
     if (touched.isEmpty()) {
       return 0;
     }
