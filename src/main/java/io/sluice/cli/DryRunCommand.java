@@ -11,6 +11,11 @@ import picocli.CommandLine.Command;
 @Command(name = "dry-run", description = "Resolve and validate the pipeline without writing anything.")
 final class DryRunCommand extends FolderCommand {
   @Override
+  boolean readsWhileUpdating() {
+    return true;
+  }
+
+  @Override
   int run(PipelineSpec spec, SparkSession spark) {
     ResolvedGraph graph = PipelineUpdate.validate(spark, spec);
     out().println("pipeline '" + spec.name() + "' is valid: " + graph.graph().datasets().size()

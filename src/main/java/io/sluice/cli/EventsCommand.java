@@ -7,7 +7,6 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 
-import io.sluice.eventlog.EventLog;
 import io.sluice.eventlog.EventType;
 import io.sluice.spec.PipelineSpec;
 import java.time.format.DateTimeFormatter;
@@ -27,7 +26,7 @@ final class EventsCommand extends FolderCommand {
 
   @Override
   int run(PipelineSpec spec, SparkSession spark) {
-    return print(EventLog.read(spark, spec.storage()));
+    return print(eventLog(spark, spec));
   }
 
   @Override
@@ -39,7 +38,7 @@ final class EventsCommand extends FolderCommand {
   @Override
   int runWhileUpdating(PipelineSpec spec, SparkSession spark, String holder) {
     err().println("(reading while " + holder + " updates the pipeline)");
-    return print(EventLog.readWhileRunning(spark, spec.storage()));
+    return run(spec, spark);
   }
 
   private int print(Optional<Dataset<Row>> log) {

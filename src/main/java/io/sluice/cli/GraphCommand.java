@@ -27,8 +27,13 @@ final class GraphCommand extends FolderCommand {
   Path outFile;
 
   @Override
+  boolean readsWhileUpdating() {
+    return true;
+  }
+
+  @Override
   int run(PipelineSpec spec, SparkSession spark) {
-    PipelineView view = view(spec, spark, UpdateHistory.recent(spark, spec.storage(), 1));
+    PipelineView view = view(spec, spark, UpdateHistory.recent(eventLog(spark, spec), 1));
     String text = format().write(view);
     if (outFile == null) {
       out().print(text);

@@ -36,14 +36,6 @@ final class HistoryCommand extends PipelineCommand {
     return true;
   }
 
-  /** While an update runs: the table's commits up to its latest, read by the table's location. */
-  @Override
-  int runWhileUpdating(PipelineSpec spec, SparkSession spark, String holder) {
-    ReaderCatalog.register(spark, spec);
-    err().println("(reading while " + holder + " updates the pipeline: commits up to the latest)");
-    return run(spec, spark);
-  }
-
   @Override
   int run(PipelineSpec spec, SparkSession spark) {
     String name = arguments.get(arguments.size() - 1);

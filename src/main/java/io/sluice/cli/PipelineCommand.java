@@ -2,6 +2,7 @@ package io.sluice.cli;
 
 import io.sluice.ErrorClass;
 import io.sluice.SluiceException;
+import io.sluice.eventlog.EventLog;
 import io.sluice.session.ServiceCheck;
 import io.sluice.spec.PipelineSpec;
 import io.sluice.spec.SpecLoader;
@@ -9,9 +10,12 @@ import io.sluice.storage.StorageCheck;
 import io.sluice.update.PipelineLock;
 import java.io.PrintWriter;
 import java.nio.file.Path;
+import java.util.Optional;
 import java.util.concurrent.Callable;
 import org.apache.logging.log4j.Level;
 import org.apache.logging.log4j.core.config.Configurator;
+import org.apache.spark.sql.Dataset;
+import org.apache.spark.sql.Row;
 import org.apache.spark.sql.SparkSession;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
@@ -31,6 +35,9 @@ abstract class PipelineCommand implements Callable<Integer> {
 
   SessionSource sessions = SessionSource.OWN;
 
+  /** Whether the command runs beside an update that holds the pipeline ({@link #runWhileUpdating}). */
+  private boolean besideUpdate;
+
   @Override
   public final Integer call() {
     if (verbose) {
@@ -49,6 +56,7 @@ abstract class PipelineCommand implements Callable<Integer> {
           throw busy;
         }
         SparkSession spark = sessions.openReader(spec);
+        besideUpdate = true;
         try {
           return runWhileUpdating(spec, spark, PipelineLock.holder(spec.storage().localFolder()));
         } finally {
@@ -91,10 +99,21 @@ abstract class PipelineCommand implements Callable<Integer> {
   /**
    * The command while {@code holder} (e.g. "sluice run (pid 12, since 10:02:11)") holds the
    * pipeline, in a session of its own ({@link SessionSource#openReader}); only for commands
-   * that {@link #readsWhileUpdating}.
+   * that {@link #readsWhileUpdating}. By default: the pipeline's tables registered by their
+   * locations ({@link ReaderCatalog}), a line that says so, then {@link #run}.
    */
   int runWhileUpdating(PipelineSpec spec, SparkSession spark, String holder) {
-    throw new UnsupportedOperationException(command.qualifiedName() + " does not read while an update runs");
+    ReaderCatalog.register(spark, spec);
+    err().println("(reading while " + holder + " updates the pipeline: each table as of its latest commit)");
+    return run(spec, spark);
+  }
+
+  /**
+   * The pipeline's event log, with the events a running update has spooled when the command
+   * runs beside it (read, never moved: the spool is the update's); empty before any update.
+   */
+  Optional<Dataset<Row>> eventLog(SparkSession spark, PipelineSpec spec) {
+    return besideUpdate ? EventLog.readWhileRunning(spark, spec.storage()) : EventLog.read(spark, spec.storage());
   }
 
   int fail(Throwable e, String message) {

@@ -54,7 +54,7 @@ final class QueryCommand extends PipelineCommand {
   @Override
   int run(PipelineSpec spec, SparkSession spark) {
     useNamespace(spark, spec);
-    EventLog.read(spark, spec.storage()).ifPresent(log -> log.createOrReplaceTempView(EventLog.VIEW_NAME));
+    eventLog(spark, spec).ifPresent(log -> log.createOrReplaceTempView(EventLog.VIEW_NAME));
     return print(spark);
   }
 
@@ -72,7 +72,7 @@ final class QueryCommand extends PipelineCommand {
           + " statement when it has finished");
     }
     ReaderCatalog.register(spark, spec);
-    EventLog.readWhileRunning(spark, spec.storage()).ifPresent(log -> log.createOrReplaceTempView(EventLog.VIEW_NAME));
+    eventLog(spark, spec).ifPresent(log -> log.createOrReplaceTempView(EventLog.VIEW_NAME));
     err().println("(reading while " + holder + " updates the pipeline: each table as of its latest commit)");
     return print(spark);
   }

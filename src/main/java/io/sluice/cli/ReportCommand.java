@@ -20,8 +20,13 @@ final class ReportCommand extends FolderCommand {
   Path outFile;
 
   @Override
+  boolean readsWhileUpdating() {
+    return true;
+  }
+
+  @Override
   int run(PipelineSpec spec, SparkSession spark) {
-    List<UpdateHistory.UpdateRecord> updates = UpdateHistory.recent(spark, spec.storage(), RECENT_UPDATES);
+    List<UpdateHistory.UpdateRecord> updates = UpdateHistory.recent(eventLog(spark, spec), RECENT_UPDATES);
     Path file = outFile != null ? outFile : spec.storage().localFolder().resolve("report.html");
     GraphCommand.write(file, HtmlReport.write(GraphCommand.view(spec, spark, updates), updates, Instant.now()));
     out().println("wrote " + file.toAbsolutePath().normalize() + " (open it in a browser; it needs no network)");

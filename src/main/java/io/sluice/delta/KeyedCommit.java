@@ -5,6 +5,7 @@ import static org.apache.spark.sql.functions.lit;
 
 import io.sluice.graph.Identifiers;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.ConcurrentModificationException;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -76,8 +77,11 @@ public final class KeyedCommit {
   private List<String> keyColumns = List.of();
   private Column scope = lit(true);
   private Dataset<Row> coming;
-  /** Runs between the writes and the commit: where a test makes a concurrent writer commit first. */
-  Runnable beforeCommit = () -> {};
+  /**
+   * Runs in every keyed commit between its writes and its commit: where a test makes a concurrent
+   * writer commit first, or the process fail with the batch's files written and not committed.
+   */
+  static volatile Runnable beforeCommit = () -> {};
   private final Map<String, Object> parameters = new LinkedHashMap<>();
   private final Map<String, Long> metrics = new LinkedHashMap<>();
 
@@ -279,8 +283,10 @@ public final class KeyedCommit {
    * (a {@link #CHANGE_TYPE} that Delta writes to the feed's files instead); null for nothing.
    */
   private Dataset<Row> written(OptimisticTransaction txn, boolean feed, Dataset<Row> going) {
-    List<String> table = List.of(txn.metadata().schema().fieldNames());
-    Column[] columns = table.stream().map(c -> col(Identifiers.quote(c))).toArray(Column[]::new);
+    // writeFiles writes the rows' own types: a value not cast to its column's type would make a
+    // file that no reader of the table can read.
+    Column[] columns = Arrays.stream(txn.metadata().schema().fields())
+        .map(f -> col(Identifiers.quote(f.name())).cast(f.dataType()).as(f.name())).toArray(Column[]::new);
     Dataset<Row> data = coming == null ? null : coming.select(columns);
     if (!feed) {
       return data;
@@ -298,7 +304,7 @@ public final class KeyedCommit {
   }
 
   private static Column[] withKind(Column[] columns, Column kind) {
-    Column[] all = java.util.Arrays.copyOf(columns, columns.length + 1);
+    Column[] all = Arrays.copyOf(columns, columns.length + 1);
     all[columns.length] = kind.as(CHANGE_TYPE);
     return all;
   }

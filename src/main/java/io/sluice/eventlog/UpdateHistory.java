@@ -6,7 +6,6 @@ import static org.apache.spark.sql.functions.max;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import io.sluice.spec.Storage;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Collections;
@@ -18,7 +17,6 @@ import java.util.Optional;
 import java.util.Set;
 import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
-import org.apache.spark.sql.SparkSession;
 
 /**
  * The recent updates of a pipeline, read back from its event log: each update's state and
@@ -51,9 +49,12 @@ public final class UpdateHistory {
     }
   }
 
-  /** The latest {@code limit} updates, oldest first; none when the pipeline has not run. */
-  public static List<UpdateRecord> recent(SparkSession spark, Storage storage, int limit) {
-    Optional<Dataset<Row>> log = EventLog.read(spark, storage);
+  /**
+   * The latest {@code limit} updates of an event log ({@link EventLog#read}, or {@link
+   * EventLog#readWhileRunning} beside a running update), oldest first; none when the pipeline has
+   * not run.
+   */
+  public static List<UpdateRecord> recent(Optional<Dataset<Row>> log, int limit) {
     if (log.isEmpty()) {
       return List.of();
     }

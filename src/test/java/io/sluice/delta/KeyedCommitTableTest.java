@@ -52,12 +52,27 @@ class KeyedCommitTableTest {
         .appending(keys.selectExpr("id", "'" + name + "' AS name"))
         .parameter("keys", "id")
         .metric("numKeysReplaced", keys.count());
-    commit.beforeCommit = beforeCommit;
-    return commit.commit();
+    KeyedCommit.beforeCommit = beforeCommit;
+    try {
+      return commit.commit();
+    } finally {
+      KeyedCommit.beforeCommit = () -> {};
+    }
   }
 
   private List<String> rows(String query) {
     return spark.sql(query).collectAsList().stream().map(Row::toString).sorted().toList();
+  }
+
+  @Test
+  void rowsThatComeAreWrittenInTheTablesTypes() {
+    String table = table("'delta.enableDeletionVectors' = 'true'");
+    Dataset<Row> keys = spark.range(1, 3).toDF("id");
+    commit(table, "TEST REPLACE").removing(keys, List.of("id"), col("t.id").between(0, 1000))
+        .appending(keys.selectExpr("id", "id * 1.5 AS name"))
+        .commit();
+    List<String> rows = rows("SELECT * FROM " + table + " WHERE id < 3");
+    assertEquals(List.of("[0,n0]", "[1,1.5]", "[2,3.0]"), rows, "a BIGINT key and a DECIMAL name, read as INT and STRING");
   }
 
   @Test

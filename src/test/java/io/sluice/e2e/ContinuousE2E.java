@@ -49,8 +49,8 @@ class ContinuousE2E {
         """).sql("events.sql", EventFiles.SQL));
     files.land(1, 2);
 
-    // 1st continuous run: takes files as they land; query, events, history and maintain work beside it,
-    // a second run and DDL are refused.
+    // 1st continuous run: takes files as they land; query, events, history, graph, report, dry-run and
+    // maintain work beside it, a second run and DDL are refused.
     Sluice.Running first = Sluice.start(dir, "run", "--continuous", "--progress-every", "2");
     awaitOutput(first, "  totals +COMPLETED", 1);
     files.land(3, 3);
@@ -59,6 +59,9 @@ class ContinuousE2E {
         "kind", "events", "total"), "sluice query reads the view beside the run");
     Sluice.Running events = Sluice.start(dir, "events");
     Sluice.Running history = Sluice.start(dir, "history", "events_raw");
+    Sluice.Running graph = Sluice.start(dir, "graph", "--format", "mermaid");
+    Sluice.Running report = Sluice.start(dir, "report", "--out", dir.resolve("beside.html").toString());
+    Sluice.Running dryRun = Sluice.start(dir, "dry-run");
     Sluice.Running maintain = Sluice.start(dir, "maintain", "--tables", "events_raw");
     Sluice.Running secondRun = Sluice.start(dir, "run");
     Sluice.Running drop = Sluice.start(dir, "query", "DROP TABLE events_raw");
@@ -70,6 +73,16 @@ class ContinuousE2E {
     assertEquals(0, commits.exit(), commits::toString);
     assertTrue(commits.stdout().startsWith("history of") && commits.stdout().matches("(?s).*\\d+ +\\S+ \\S+ +WRITE .*"),
         () -> "the table's commits beside the run: " + commits);
+    CommandResult drawn = graph.await(Sluice.TIMEOUT);
+    assertEquals(0, drawn.exit(), drawn::toString);
+    assertTrue(drawn.stdout().contains("events_raw") && drawn.stdout().contains("totals"),
+        () -> "the graph beside the run: " + drawn);
+    CommandResult reported = report.await(Sluice.TIMEOUT);
+    assertEquals(0, reported.exit(), reported::toString);
+    String page = Files.readString(dir.resolve("beside.html"));
+    assertTrue(page.contains("\"state-RUNNING\">RUNNING") && page.contains("events_raw"), "the report shows the running update");
+    CommandResult validated = dryRun.await(Sluice.TIMEOUT);
+    assertTrue(validated.exit() == 0 && validated.stdout().contains("is valid"), () -> "dry-run beside the run: " + validated);
     CommandResult maintained = maintain.await(Sluice.TIMEOUT);
     assertEquals(0, maintained.exit(), maintained::toString);
     assertTrue(maintained.stdout().contains("events_raw maintained: files"), maintained::toString);

@@ -32,6 +32,8 @@ public final class SharedSpark {
           .master("local[2]")
           .config("spark.sql.shuffle.partitions", "2")
           .config("spark.default.parallelism", "2")
+          // A VACUUM in a test lists a table of a few files: in 10,000 tasks by default, about 25 s.
+          .config("spark.sql.sources.parallelPartitionDiscovery.parallelism", "4")
           .enableHiveSupport()
           .getOrCreate();
     }

@@ -73,6 +73,7 @@ public final class AutoCdcBenchmark {
     this.root = root;
     this.out = out;
     this.jobs = JobCounter.on(spark);
+    BenchSupport.oneFlowAtATime(spark);
   }
 
   /** For each key shape: loads {@code keys} keys, applies one batch four ways, prints the figures and the checks. */

@@ -41,6 +41,14 @@ public final class BenchSupport {
     return SpecLoader.load(dir);
   }
 
+  /**
+   * Runs the flows of an update one at a time ({@code pipelines.maxParallelFlows} 1): a flow
+   * is timed against a hand-written statement that has the machine to itself, so it must too.
+   */
+  static void oneFlowAtATime(SparkSession spark) {
+    spark.conf().set("pipelines.maxParallelFlows", "1");
+  }
+
   /** One pipeline update; a failed one stops the benchmark. */
   static UpdateResult update(SparkSession spark, PipelineSpec spec) {
     UpdateResult result = PipelineUpdate.run(spark, spec, UpdateOptions.DEFAULT, List.of());

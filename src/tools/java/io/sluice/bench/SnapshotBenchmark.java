@@ -58,6 +58,7 @@ public final class SnapshotBenchmark {
     this.spark = spark;
     this.root = root;
     this.out = out;
+    BenchSupport.oneFlowAtATime(spark);
   }
 
   /** What the staged changes hold, by kind. */

@@ -2,6 +2,7 @@ package io.sluice.cli;
 
 import io.sluice.bench.BenchSupport;
 import io.sluice.bench.AutoCdcBenchmark;
+import io.sluice.bench.DeletionVectorBenchmark;
 import io.sluice.bench.KafkaBenchmark;
 import io.sluice.bench.ParallelFlowsBenchmark;
 import io.sluice.bench.ReplaceUsingBenchmark;
@@ -18,16 +19,16 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Spec;
 
-/** {@code sluice bench replace-using | auto-cdc | snapshot | kafka | parallel-flows}: the benchmarks; each prints a table of figures. */
+/** {@code sluice bench replace-using | auto-cdc | snapshot | kafka | parallel-flows | deletion-vectors}: the benchmarks; each prints a table of figures. */
 @Command(name = "bench", description = "Benchmark a flow kind against what a user would write without it.",
     subcommands = {BenchCommand.ReplaceUsing.class, BenchCommand.AutoCdc.class, BenchCommand.Snapshot.class,
-        BenchCommand.Kafka.class, BenchCommand.ParallelFlows.class})
+        BenchCommand.Kafka.class, BenchCommand.ParallelFlows.class, BenchCommand.DeletionVectors.class})
 public final class BenchCommand implements Callable<Integer>, ToolCommand {
   @Spec CommandSpec spec;
 
   @Override
   public Integer call() {
-    throw new ParameterException(spec.commandLine(), "name a benchmark: replace-using, auto-cdc, snapshot, kafka or parallel-flows");
+    throw new ParameterException(spec.commandLine(), "name a benchmark: replace-using, auto-cdc, snapshot, kafka, parallel-flows or deletion-vectors");
   }
 
   /**
@@ -115,6 +116,21 @@ public final class BenchCommand implements Callable<Integer>, ToolCommand {
     @Override
     void run(SparkSession spark, Path root) {
       new ParallelFlowsBenchmark(spark, root, System.out).run(rows, branches);
+    }
+  }
+
+  @Command(name = "deletion-vectors",
+      description = "Many small keyed batches, then a full scan against the same rows freshly optimized, before and after maintenance.")
+  static final class DeletionVectors extends Benchmark {
+    @Option(names = "--batches", defaultValue = "1000", description = "Keyed batches (default ${DEFAULT-VALUE}).")
+    int batches;
+
+    @Option(names = "--keys", defaultValue = "10", description = "Random keys per batch (default ${DEFAULT-VALUE}).")
+    int keys;
+
+    @Override
+    void run(SparkSession spark, Path root) {
+      new DeletionVectorBenchmark(spark, root, System.out).run(rows, batches, keys);
     }
   }
 }

@@ -1,0 +1,126 @@
+package io.sluice.bench;
+
+import static io.sluice.bench.BenchSupport.time;
+import static org.apache.spark.sql.functions.col;
+
+import io.sluice.delta.KeyedCommit;
+import java.io.PrintStream;
+import java.nio.file.Path;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Locale;
+import org.apache.spark.sql.Dataset;
+import org.apache.spark.sql.Row;
+import org.apache.spark.sql.SparkSession;
+import org.apache.spark.sql.catalyst.TableIdentifier;
+import org.apache.spark.sql.delta.DeltaLog;
+import org.apache.spark.sql.delta.Snapshot;
+import scala.Option;
+import scala.Tuple2;
+
+/**
+ * What many small keyed batches leave in a table: each one marks a few rows of the files it
+ * touches in deletion vectors and appends a small file. It writes {@code batches} batches of
+ * {@code keys} random keys each (every row of those keys goes, a new row per key comes) with
+ * {@link KeyedCommit}, the writer of every keyed kind, then times a full scan of the table (every
+ * column of every row) against the same rows written afresh and optimized, before and after
+ * the maintenance Sluice runs ({@code OPTIMIZE}) and after {@code REORG TABLE ... APPLY (PURGE)}.
+ * It also prints how the batch's own time moved from the first batches to the last.
+ */
+public final class DeletionVectorBenchmark {
+  private static final String DATABASE = "bench_dv";
+  private static final String TARGET = DATABASE + ".target";
+  private static final String FRESH = DATABASE + ".fresh";
+  /** The files the target starts with, as a pipeline's first load of that many rows writes them. */
+  private static final int FILES = 8;
+  /** Each table's scan is timed this many times, in turns with the other's; the medians are reported. */
+  private static final int SCANS = 5;
+
+  private final SparkSession spark;
+  private final PrintStream out;
+
+  public DeletionVectorBenchmark(SparkSession spark, Path root, PrintStream out) {
+    this.spark = spark;
+    this.out = out;
+  }
+
+  /** Loads {@code rows} rows, runs the batches, then prints the scans' times and the table's files. */
+  public void run(long rows, int batches, int keys) {
+    spark.sql("DROP DATABASE IF EXISTS " + DATABASE + " CASCADE");
+    spark.sql("CREATE DATABASE " + DATABASE);
+    spark.sql("CREATE TABLE " + TARGET + " (id BIGINT, name STRING, city STRING, amount DOUBLE) USING delta"
+        + " TBLPROPERTIES ('delta.enableDeletionVectors' = 'true')");
+    rows(spark.range(rows).repartition(FILES), 0).write().format("delta").mode("append").saveAsTable(TARGET);
+    out.printf(Locale.ROOT, "%d rows in %d files; %d batches of %d random keys each, written by the keyed commit%n",
+        rows, FILES, batches, keys);
+    double[] seconds = new double[batches];
+    for (int b = 0; b < batches; b++) {
+      Dataset<Row> ids = spark.range(keys).selectExpr("pmod(hash(id, " + b + "), " + rows + ") AS id").distinct();
+      int batch = b + 1;
+      seconds[b] = time(() -> commit(ids, batch));
+    }
+    int tail = Math.min(10, batches);
+    out.printf(Locale.ROOT, "batch time: first %d median %.2f s, last %d median %.2f s%n", tail,
+        median(Arrays.copyOfRange(seconds, 0, tail)), tail, median(Arrays.copyOfRange(seconds, batches - tail, batches)));
+    spark.sql("CREATE TABLE " + FRESH + " USING delta AS SELECT * FROM " + TARGET);
+    spark.sql("OPTIMIZE " + FRESH);
+    report("after the batches");
+    spark.sql("OPTIMIZE " + TARGET);
+    report("after OPTIMIZE (sluice maintain)");
+    spark.sql("REORG TABLE " + TARGET + " APPLY (PURGE)");
+    report("after REORG ... APPLY (PURGE)");
+    long differing = spark.sql("SELECT count(*) FROM (SELECT * FROM " + TARGET + " EXCEPT ALL SELECT * FROM " + FRESH
+        + ") ").first().getLong(0);
+    out.printf(Locale.ROOT, "check rows that differ from the fresh copy %d %s%n", differing, differing == 0 ? "ok" : "MISMATCH");
+  }
+
+  /** One batch: the rows of {@code ids} go, one new row per id comes, in one keyed commit. */
+  private void commit(Dataset<Row> ids, int batch) {
+    Tuple2<DeltaLog, Snapshot> latest = latest("target");
+    KeyedCommit.to(spark, latest._1(), latest._2(), "REPLACE USING")
+        .removing(ids, List.of("id"), col("t.id").isNotNull())
+        .appending(rows(ids, batch))
+        .commit();
+  }
+
+  private Tuple2<DeltaLog, Snapshot> latest(String table) {
+    return DeltaLog.forTableWithSnapshot(spark, new TableIdentifier(table, Option.apply(DATABASE)));
+  }
+
+  /** The files of {@code table}'s latest version. */
+  private Dataset<Row> files(String table) {
+    return latest(table)._2().allFiles().toDF();
+  }
+
+  private static Dataset<Row> rows(Dataset<?> ids, int batch) {
+    return ids.selectExpr("id", "concat('name-', id, '-', " + batch + ") AS name",
+        "element_at(array('Oaxaca', 'Monterrey', 'Tijuana', 'Cancun'), 1 + pmod(hash(id, " + batch + "), 4)) AS city",
+        "CAST(id * 1.5 + " + batch + " AS DOUBLE) AS amount");
+  }
+
+  /** Times full scans of the target and the fresh table in turns, and prints the medians and the target's files. */
+  private void report(String when) {
+    double[] target = new double[SCANS];
+    double[] fresh = new double[SCANS];
+    for (int i = 0; i < SCANS; i++) {
+      target[i] = scan(TARGET);
+      fresh[i] = scan(FRESH);
+    }
+    Row files = files("target").selectExpr("count(*)", "count(deletionVector)",
+        "coalesce(sum(deletionVector.cardinality), 0)").first();
+    out.printf(Locale.ROOT, "%-34s full scan %.2f s, %.2fx the fresh table's %.2f s (%d files); %d files, %d with"
+        + " deletion vectors (%d rows deleted)%n", when, median(target), median(target) / median(fresh), median(fresh),
+        files("fresh").count(), files.getLong(0), files.getLong(1), files.getLong(2));
+  }
+
+  /** Seconds of a scan reading every column of every row. */
+  private double scan(String table) {
+    return time(() -> spark.sql("SELECT count(*), sum(hash(*)) FROM " + table).collectAsList());
+  }
+
+  private static double median(double[] values) {
+    double[] sorted = values.clone();
+    Arrays.sort(sorted);
+    return sorted[sorted.length / 2];
+  }
+}
