@@ -5,7 +5,6 @@ import static org.apache.spark.sql.functions.col;
 
 import io.sluice.delta.KeyedCommit;
 import java.io.PrintStream;
-import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
@@ -39,7 +38,7 @@ public final class DeletionVectorBenchmark {
   private final SparkSession spark;
   private final PrintStream out;
 
-  public DeletionVectorBenchmark(SparkSession spark, Path root, PrintStream out) {
+  public DeletionVectorBenchmark(SparkSession spark, PrintStream out) {
     this.spark = spark;
     this.out = out;
   }

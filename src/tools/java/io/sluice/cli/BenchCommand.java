@@ -130,7 +130,7 @@ public final class BenchCommand implements Callable<Integer>, ToolCommand {
 
     @Override
     void run(SparkSession spark, Path root) {
-      new DeletionVectorBenchmark(spark, root, System.out).run(rows, batches, keys);
+      new DeletionVectorBenchmark(spark, System.out).run(rows, batches, keys);
     }
   }
 }
