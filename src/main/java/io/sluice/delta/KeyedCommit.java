@@ -31,9 +31,7 @@ import org.apache.spark.sql.delta.commands.DeletionVectorUtils$;
 import org.apache.spark.sql.delta.commands.TouchedFileWithDV;
 import org.apache.spark.sql.delta.commands.cdc.CDCReader;
 import org.apache.spark.sql.delta.files.TahoeBatchFileIndex;
-import org.apache.spark.sql.delta.stats.StatsCollectionUtils;
 import scala.Option;
-import scala.Tuple2;
 import scala.collection.immutable.Seq;
 import scala.jdk.javaapi.CollectionConverters;
 
@@ -266,16 +264,10 @@ public final class KeyedCommit {
     if (touched.isEmpty()) {
       return 0;
     }
-    Tuple2<Seq<FileAction>, scala.collection.immutable.Map<String, Object>> unmodified =
-        DMLWithDeletionVectorsHelper.processUnmodifiedData(session, touched, txn.snapshot(),
-            StatsCollectionUtils.getDataSkippingStringPrefixLength(session, txn.metadata()));
-    actions.addAll(CollectionConverters.asJava(unmodified._1()));
-    Map<String, Object> metricMap = CollectionConverters.asJava(unmodified._2());
-    for (String name : List.of("numRemovedFiles", "numDeletionVectorsAdded", "numDeletionVectorsRemoved",
-        "numDeletionVectorsUpdated")) {
-      counts.put(name, (Long) metricMap.get(name));
-    }
-    return (Long) metricMap.get("numModifiedRows");
+    TouchedFiles.Marked marked = TouchedFiles.mark(session, txn.snapshot(), touched);
+    actions.addAll(marked.actions());
+    counts.putAll(marked.metrics());
+    return marked.rows();
   }
 
   /**

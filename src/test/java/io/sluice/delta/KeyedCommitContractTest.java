@@ -12,6 +12,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Random;
 import java.util.Set;
+import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.stream.Collectors;
 import java.util.stream.IntStream;
@@ -21,6 +22,7 @@ import org.apache.spark.sql.SparkSession;
 import org.apache.spark.sql.catalyst.TableIdentifier;
 import org.apache.spark.sql.delta.DeltaLog;
 import org.apache.spark.sql.delta.Snapshot;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 import scala.Option;
@@ -131,6 +133,76 @@ class KeyedCommitContractTest {
         .whenNotMatched("NOT s.control").insertExpr(Map.of("k", "s.k", quotedKey2, "s." + quotedKey2, "v", "s.v"))
         .execute().first();
     return metrics.getLong(metrics.fieldIndex("num_deleted_rows"));
+  }
+
+  /**
+   * The files whose rows a commit marks deleted keep their statistics as Delta's DELETE keeps them
+   * (bounds made wide, a column of nulls counted physically), and the commit's metrics count
+   * deletion vectors added, updated and removed as DELETE's do: the writer builds those actions
+   * itself instead of Delta's two joins.
+   */
+  @Test
+  void touchedFilesKeepTheStatisticsThatDeltasDeleteKeeps() {
+    String db = TestPipeline.uniqueDatabase();
+    spark.sql("CREATE DATABASE " + db);
+    for (String table : List.of("a", "b")) {
+      spark.sql("CREATE TABLE " + db + "." + table + " (k INT, name STRING) USING delta"
+          + " TBLPROPERTIES ('delta.enableDeletionVectors' = 'true')");
+      spark.sql("INSERT INTO " + db + "." + table + " SELECT id, concat('n', id) FROM range(0, 25)");
+      spark.sql("INSERT INTO " + db + "." + table + " SELECT id, NULL FROM range(25, 40)");
+      spark.sql("INSERT INTO " + db + "." + table + " SELECT id, concat('n', id) FROM range(40, 43)");
+    }
+    // A deletion vector added, then updated; a file wholly removed.
+    for (String keys : List.of("3, 30", "4, 31, 40, 41, 42")) {
+      spark.sql("DELETE FROM " + db + ".b WHERE k IN (" + keys + ")");
+      Dataset<Row> going = spark.sql("SELECT k FROM VALUES (" + keys.replace(", ", "), (") + ") AS g(k)");
+      Tuple2<DeltaLog, Snapshot> latest = DeltaLog.forTableWithSnapshot(spark, new TableIdentifier("a", Option.apply(db)));
+      KeyedCommit.to(spark, latest._1(), latest._2(), "TEST DELETE")
+          .removing(going, List.of("k"), col("t.k").isNotNull()).commit();
+      assertEquals(files(db, "b"), files(db, "a"), "files after deleting " + keys);
+      assertEquals(deletionMetrics(db + ".b"), deletionMetrics(db + ".a"), "history metrics after deleting " + keys);
+    }
+  }
+
+  /**
+   * A file written without statistics gets them from its footer, as with Delta's DELETE, before it
+   * gets a deletion vector (a file with a deletion vector must have its row count).
+   */
+  @Test
+  void aFileWithoutStatisticsGetsThemBeforeItsDeletionVector() {
+    String db = TestPipeline.uniqueDatabase();
+    spark.sql("CREATE DATABASE " + db);
+    spark.sql("CREATE TABLE " + db + ".t (k INT, name STRING) USING delta TBLPROPERTIES ('delta.enableDeletionVectors' = 'true')");
+    spark.conf().set("spark.databricks.delta.stats.collect", "false");
+    try {
+      spark.sql("INSERT INTO " + db + ".t SELECT /*+ REPARTITION(1) */ id, concat('n', id) FROM range(0, 10)");
+    } finally {
+      spark.conf().unset("spark.databricks.delta.stats.collect");
+    }
+    Tuple2<DeltaLog, Snapshot> latest = DeltaLog.forTableWithSnapshot(spark, new TableIdentifier("t", Option.apply(db)));
+    KeyedCommit.to(spark, latest._1(), latest._2(), "TEST DELETE")
+        .removing(spark.sql("SELECT 4 AS k"), List.of("k"), col("t.k").isNotNull()).commit();
+    assertEquals(List.of("[9]"), sorted(spark.sql("SELECT count(*) FROM " + db + ".t WHERE k <> 4 OR k IS NULL")));
+    assertEquals(List.of("[10,1]"), sorted(spark.sql("SELECT get_json_object(stats, '$.numRecords'), deletionVector.cardinality"
+        + " FROM (SELECT add.* FROM json.`" + latest._1().logPath() + "/00000000000000000002.json` WHERE add IS NOT NULL)")));
+  }
+
+  /** Each file's statistics and deleted rows, without its name. */
+  private List<String> files(String db, String table) {
+    Snapshot snapshot = DeltaLog.forTableWithSnapshot(spark, new TableIdentifier(table, Option.apply(db)))._2();
+    return sorted(snapshot.allFiles().toDF().selectExpr("stats", "deletionVector.cardinality"));
+  }
+
+  /** The latest commit's metrics of the rows and files it deleted. */
+  private Map<String, String> deletionMetrics(String table) {
+    Row latest = DeltaTable.forName(spark, table).history(1).first();
+    Map<String, String> all = latest.getJavaMap(latest.fieldIndex("operationMetrics"));
+    Map<String, String> metrics = new TreeMap<>();
+    for (String name : List.of("numDeletionVectorsAdded", "numDeletionVectorsUpdated", "numDeletionVectorsRemoved",
+        "numRemovedFiles", "numDeletedRows")) {
+      metrics.put(name, all.get(name));
+    }
+    return metrics;
   }
 
   private static String row(int k, String k2, int v) {
