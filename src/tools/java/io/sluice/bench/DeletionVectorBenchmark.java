@@ -53,17 +53,17 @@ public final class DeletionVectorBenchmark {
     out.printf(Locale.ROOT, "%d rows in %d files; %d batches of %d random keys each, written by the keyed commit%n",
         rows, FILES, batches, keys);
     double[] seconds = new double[batches];
-    long[] jobs = new long[batches];
+    long lastJobs = 0;
     JobCounter counter = JobCounter.on(spark);
     for (int b = 0; b < batches; b++) {
       Dataset<Row> ids = spark.range(keys).selectExpr("pmod(hash(id, " + b + "), " + rows + ") AS id").distinct();
       int batch = b + 1;
-      jobs[b] = counter.count(() -> seconds[batch - 1] = time(() -> commit(ids, batch)));
+      lastJobs = counter.count(() -> seconds[batch - 1] = time(() -> commit(ids, batch)));
     }
     int tail = Math.min(10, batches);
-    out.printf(Locale.ROOT, "batch time: first %d median %.2f s, last %d median %.2f s; Spark jobs per batch %d%n",
+    out.printf(Locale.ROOT, "batch time: first %d median %.2f s, last %d median %.2f s; Spark jobs of the last batch %d%n",
         tail, median(Arrays.copyOfRange(seconds, 0, tail)), tail,
-        median(Arrays.copyOfRange(seconds, batches - tail, batches)), jobs[batches - 1]);
+        median(Arrays.copyOfRange(seconds, batches - tail, batches)), lastJobs);
     // The same table properties as the target's: a table that can hold deletion vectors is read
     // with each row's index and a filter on it, whether or not a file has one.
     spark.sql("CREATE TABLE " + FRESH + " USING delta TBLPROPERTIES ('delta.enableDeletionVectors' = 'true')"
