@@ -48,10 +48,10 @@ public final class BatchCommits {
    * made the commit already.
    */
   public <T> T commit(SparkSession session, DeltaTarget table, Supplier<T> write, T ifMadeBefore) {
-    return switch (kind) {
+    return JobPhase.labelled(session, "write " + table.key(), () -> switch (kind) {
       case FRESH -> DeltaWrites.tagged(session, tag, write);
       case RESUMED -> begun.madeOn(session, table, tag.appId()) ? ifMadeBefore : DeltaWrites.tagged(session, tag, write);
       case LEGACY -> DeltaWrites.idempotently(session, tag, () -> DeltaWrites.tagged(session, tag, write));
-    };
+    });
   }
 }

@@ -44,7 +44,7 @@ public final class BatchSettings {
    * Spark job of its own. The batch's MERGE, planned later, keeps it.
    */
   public static <T> T forPlanning(SparkSession session, Supplier<T> body) {
-    return FlowConf.withSqlConf(session, Map.of(ADAPTIVE, "false"), body);
+    return JobPhase.labelled(session, "changes", () -> FlowConf.withSqlConf(session, Map.of(ADAPTIVE, "false"), body));
   }
 
   /**
@@ -55,8 +55,8 @@ public final class BatchSettings {
    */
   static <T> T forCounts(SparkSession session, Supplier<T> body) {
     String excluded = session.conf().getOption(EXCLUDED_RULES).getOrElse(() -> "");
-    return FlowConf.withSqlConf(session, Map.of(LIMIT_FIRST_PARTITIONS, ALL, ADAPTIVE, "false",
-        EXCLUDED_RULES, excluded.isBlank() ? MERGE_SUBPLANS : excluded + "," + MERGE_SUBPLANS), body);
+    return JobPhase.labelled(session, "counts", () -> FlowConf.withSqlConf(session, Map.of(LIMIT_FIRST_PARTITIONS, ALL,
+        ADAPTIVE, "false", EXCLUDED_RULES, excluded.isBlank() ? MERGE_SUBPLANS : excluded + "," + MERGE_SUBPLANS), body));
   }
 
   /**

@@ -5,6 +5,7 @@ import static org.apache.spark.sql.functions.lit;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import io.delta.tables.DeltaTable;
+import io.sluice.testing.KernelReader;
 import io.sluice.testing.SharedSpark;
 import io.sluice.testing.TestPipeline;
 import java.util.ArrayList;
@@ -31,7 +32,8 @@ import scala.Tuple2;
 /**
  * The contract that lets Sluice write keyed batches on Delta's internals: on copies of one table,
  * random batches written by {@link KeyedCommit} leave exactly the rows, and the change data feed,
- * that Delta's own MERGE leaves. A Delta upgrade that changes those internals fails here.
+ * that Delta's own MERGE leaves, and Delta Kernel reads them as Spark does. A Delta upgrade that
+ * changes those internals fails here.
  *
  * <p>Two shapes, as the flow kinds use the writer: REPLACE (all rows of some keys go, several
  * rows per key; the MERGE is REPLACE USING's control-row MERGE) and UPSERT (one row per key,
@@ -106,7 +108,21 @@ class KeyedCommitContractTest {
       if (feed) {
         assertEquals(changes(db + ".b"), changes(db + ".a"), "round " + round + ": the change data feed");
       }
+      assertKernelReadsAsSpark(db + ".a", "round " + round);
     }
+    spark.sql("REORG TABLE " + db + ".a APPLY (PURGE)");
+    spark.sql("OPTIMIZE " + db + ".a");
+    assertKernelReadsAsSpark(db + ".a", "after REORG and OPTIMIZE");
+  }
+
+  /**
+   * Delta Kernel, a reader of the protocol independent of Delta's Spark connector, applies the
+   * writer's deletion vectors and reads its files as Spark does: the table is a plain Delta table.
+   */
+  private void assertKernelReadsAsSpark(String table, String when) {
+    Row detail = spark.sql("DESCRIBE DETAIL " + table).first();
+    List<String> expected = KernelReader.spark(spark.table(table));
+    assertEquals(expected, KernelReader.rows(detail.getString(detail.fieldIndex("location"))), when + ": Delta Kernel's read");
   }
 
   private long merge(String table, Dataset<Row> keys, Dataset<Row> rows, boolean upsert) {

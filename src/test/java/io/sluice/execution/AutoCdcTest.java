@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.sluice.graph.DatasetName;
 import io.sluice.storage.StoragePath;
 import io.sluice.testing.CdcModel;
+import io.sluice.testing.SparkJobs;
 import io.sluice.testing.TestPipeline;
 import io.sluice.testing.UsersExample;
 import io.sluice.update.UpdateResult;
@@ -60,13 +61,19 @@ class AutoCdcTest {
     assertTrue(result.succeeded(), () -> result.flows().toString());
   }
 
+  /** Also: in the Spark UI, a batch's jobs say which part of the batch they are. */
   @Test
   void theDocumentedUsersExample() {
     TestPipeline p = pipeline(USERS);
     insert(p, UsersExample.EVENTS);
-    runOk(p);
+    List<String> jobs = SparkJobs.descriptions(p.spark(), () -> runOk(p));
     assertEquals(UsersExample.SCD1, p.rows("SELECT * FROM users_scd1"));
     assertEquals(UsersExample.SCD2, p.rows("SELECT * FROM users_scd2"));
+    String target = "spark_catalog." + p.database() + ".users_scd1";
+    for (String phase : List.of("counts", "changes > counts", "write " + target)) {
+      assertTrue(jobs.stream().anyMatch(d -> d.contains("batch = 0") && d.endsWith(" · sluice: " + phase)),
+          () -> "a job of the stream's batch 0 described as " + phase + ": " + jobs);
+    }
   }
 
   @Test

@@ -1,7 +1,9 @@
 package io.sluice.testing;
 
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
 import java.util.concurrent.TimeoutException;
-import java.util.concurrent.atomic.AtomicInteger;
 import org.apache.spark.scheduler.SparkListener;
 import org.apache.spark.scheduler.SparkListenerJobStart;
 import org.apache.spark.sql.SparkSession;
@@ -11,11 +13,18 @@ public final class SparkJobs {
   private SparkJobs() {}
 
   public static int count(SparkSession spark, Runnable work) {
-    AtomicInteger jobs = new AtomicInteger();
+    return descriptions(spark, work).size();
+  }
+
+  /** The description of each Spark job the work starts, as the Spark UI shows it ("" for none). */
+  public static List<String> descriptions(SparkSession spark, Runnable work) {
+    List<String> jobs = Collections.synchronizedList(new ArrayList<>());
     SparkListener listener = new SparkListener() {
       @Override
       public void onJobStart(SparkListenerJobStart jobStart) {
-        jobs.incrementAndGet();
+        String description = jobStart.properties() == null ? null
+            : jobStart.properties().getProperty("spark.job.description");
+        jobs.add(description == null ? "" : description);
       }
     };
     drain(spark);
@@ -23,7 +32,7 @@ public final class SparkJobs {
     try {
       work.run();
       drain(spark);
-      return jobs.get();
+      return List.copyOf(jobs);
     } finally {
       spark.sparkContext().removeSparkListener(listener);
     }
