@@ -16,7 +16,6 @@ import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
 import org.apache.spark.sql.SparkSession;
 import org.apache.spark.sql.catalyst.expressions.Expression;
-import org.apache.spark.sql.catalyst.expressions.Literal;
 import org.apache.spark.sql.catalyst.plans.logical.Filter;
 import org.apache.spark.sql.delta.DeltaLog;
 import org.apache.spark.sql.delta.OptimisticTransaction;
@@ -27,7 +26,6 @@ import org.apache.spark.sql.delta.actions.FileAction;
 import org.apache.spark.sql.delta.commands.DMLWithDeletionVectorsHelper;
 import org.apache.spark.sql.delta.commands.DeletionVectorBitmapGenerator;
 import org.apache.spark.sql.delta.commands.DeletionVectorResult;
-import org.apache.spark.sql.delta.commands.DeletionVectorUtils$;
 import org.apache.spark.sql.delta.commands.TouchedFileWithDV;
 import org.apache.spark.sql.delta.commands.cdc.CDCReader;
 import org.apache.spark.sql.delta.files.TahoeBatchFileIndex;
@@ -253,12 +251,7 @@ public final class KeyedCommit {
    * actions that say so; returns how many rows it marked.
    */
   private long markRemoved(OptimisticTransaction txn, Going going, List<Action> actions, Map<String, Long> counts) {
-    Seq<DeletionVectorResult> vectors = DeletionVectorBitmapGenerator.buildRowIndexSetsForFilesMatchingCondition(
-        session, txn,
-        DeletionVectorUtils$.MODULE$.deletionVectorsReadable(txn.snapshot().protocol(), txn.snapshot().metadata()),
-        going.rows(), going.candidates(), Literal.TrueLiteral(),
-        Option.apply(col(DeletionVectorBitmapGenerator.FILE_NAME_COL())),
-        Option.apply(col(DeletionVectorBitmapGenerator.ROW_INDEX_COL())));
+    Seq<DeletionVectorResult> vectors = DeletionVectors.write(session, txn, going.rows(), going.candidates());
     Seq<TouchedFileWithDV> touched = DMLWithDeletionVectorsHelper.findFilesWithMatchingRows(txn,
         DMLWithDeletionVectorsHelper.generateCandidateFileMap(log.dataPath(), going.candidates()), vectors);
     if (touched.isEmpty()) {
