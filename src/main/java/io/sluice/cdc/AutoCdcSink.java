@@ -9,7 +9,6 @@ import static org.apache.spark.sql.functions.current_timestamp;
 import static org.apache.spark.sql.functions.lit;
 import static org.apache.spark.sql.functions.max;
 import static org.apache.spark.sql.functions.not;
-import static org.apache.spark.sql.functions.to_json;
 import static org.apache.spark.sql.functions.when;
 
 import io.sluice.execution.BatchCommits;
@@ -187,8 +186,8 @@ public final class AutoCdcSink implements BatchSink {
     // Without stored events to join, what a batch changes is a projection of the cached
     // replay: cheaper to compute twice than to cache again.
     UnaryOperator<Dataset<Row>> keepJoined = firstEvents ? UnaryOperator.identity() : persisted::keep;
-    Dataset<Row> newEvents = keepJoined.apply(
-        truncation.withMarker(notStored(replay.kept(), storedEvents).withColumn(RECORDED_AT, current_timestamp())));
+    Dataset<Row> newEvents = keepJoined.apply(truncation.withMarker(
+        replay.kept().where(col(CdcEvents.NOT_STORED)).drop(CdcEvents.NOT_STORED).withColumn(RECORDED_AT, current_timestamp())));
     // The target holds what the stored events make of its keys (each batch commits the target
     // first, then the store, and a replayed batch skips the target's commit), so its rows
     // before the batch come from the store, not from a read of the target.
@@ -205,17 +204,6 @@ public final class AutoCdcSink implements BatchSink {
 
   private CdcReplay replay(Dataset<Row> events) {
     return mode.scdType().keepsHistory() ? CdcReplay.scd2(events, columns) : CdcReplay.scd1(events, columns);
-  }
-
-  /** The events of {@code kept} that the store does not hold yet (the same key, sequence, operation and values). */
-  private Dataset<Row> notStored(Dataset<Row> kept, Dataset<Row> stored) {
-    Column same = lit(true);
-    for (String key : columns.keys()) {
-      same = same.and(col("k", key).eqNullSafe(col("s", key)));
-    }
-    same = same.and(col("k", SEQ).eqNullSafe(col("s", SEQ))).and(col("k", OP).equalTo(col("s", OP)))
-        .and(to_json(col("k", CdcEvents.VALUES)).eqNullSafe(to_json(col("s", CdcEvents.VALUES))));
-    return kept.as("k").join(stored.as("s"), same, "left_anti");
   }
 
   /**
@@ -312,16 +300,9 @@ public final class AutoCdcSink implements BatchSink {
       return new Scope(KeyBounds.of(keys, firstKey), keys);
     }
 
-    /** The rows of {@code rows} that belong to the scope's keys, read through literal bounds first. */
+    /** The rows of {@code rows} that belong to the scope's keys ({@link KeyBounds#within}). */
     Dataset<Row> select(Dataset<Row> rows, List<String> keyColumns) {
-      if (keys == null) {
-        return rows;
-      }
-      Column match = lit(true);
-      for (String key : keyColumns) {
-        match = match.and(col("r", key).equalTo(col("k", key)));
-      }
-      return rows.where(bounds.on(col(keyColumns.get(0)))).as("r").join(keys.as("k"), match, "left_semi");
+      return keys == null ? rows : bounds.within(rows, keyColumns, keys);
     }
 
     Column on(Column firstKey) {

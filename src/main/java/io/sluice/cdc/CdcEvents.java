@@ -41,7 +41,11 @@ final class CdcEvents {
   static final String RECORDED_AT = "__sluice_recorded_at";
   /** Set by {@link #dedupeNotingRivals} on each kept event whose pair had rival upserts. */
   static final String RIVALLED = "__sluice_rivalled";
-  private static final String IN_BATCH = "__sluice_in_batch";
+  /**
+   * Set by {@link #dedupeNotingRivals} on each kept event: true when the store does not hold it
+   * (the same key, sequence, operation and values), so the batch must append it.
+   */
+  static final String NOT_STORED = "__sluice_not_stored";
   private static final String JSON = "__sluice_json";
   private static final String PREVIOUS = "__sluice_previous";
   static final String UPSERT = "U";
@@ -134,24 +138,33 @@ final class CdcEvents {
   /**
    * The {@link #dedupe}d events of {@code stored} and {@code batch} together, each saying in
    * {@link #RIVALLED} whether its key and sequence carried different upserts and the batch
-   * brought one of its events: the pairs to warn about. They are found in the same pass.
+   * brought one of its events (the pairs to warn about), and in {@link #NOT_STORED} whether it
+   * came from the batch alone: of two equal events the stored one is kept. Found in the same
+   * pass, without a join against the store.
    */
   Dataset<Row> dedupeNotingRivals(Dataset<Row> stored, Dataset<Row> batch) {
-    Dataset<Row> events = stored.withColumn(IN_BATCH, lit(false)).unionByName(batch.withColumn(IN_BATCH, lit(true)), true)
+    Dataset<Row> events = stored.withColumn(NOT_STORED, lit(false))
+        .unionByName(batch.withColumn(NOT_STORED, lit(true)), true)
         .withColumn(JSON, to_json(col(VALUES)));
     List<Column> pair = new ArrayList<>(List.of(ColumnNames.cols(keys())));
     pair.add(col(SEQ));
     WindowSpec samePair = Window.partitionBy(pair.toArray(Column[]::new));
     Column upsert = when(col(OP).equalTo(lit(UPSERT)), col(JSON));
-    Column rivalled = max(col(IN_BATCH)).over(samePair).and(not(max(upsert).over(samePair).eqNullSafe(min(upsert).over(samePair))));
+    Column rivalled = max(col(NOT_STORED)).over(samePair)
+        .and(not(max(upsert).over(samePair).eqNullSafe(min(upsert).over(samePair))));
     // After the ordering window, whose sort the pair's window takes as it is.
-    return firstOfEachSequence(inOrder(events).withColumn(RIVALLED, rivalled)).drop(JSON, IN_BATCH);
+    return firstOfEachSequence(inOrder(events, col(NOT_STORED).asc()).withColumn(RIVALLED, rivalled)).drop(JSON);
   }
 
-  /** The events in the order that decides between those of one key and sequence, each with the sequence before it. */
-  private Dataset<Row> inOrder(Dataset<Row> events) {
+  /**
+   * The events in the order that decides between those of one key and sequence, each with the
+   * sequence before it; {@code tieBreak} orders events that are otherwise equal.
+   */
+  private Dataset<Row> inOrder(Dataset<Row> events, Column... tieBreak) {
     Column rank = when(col(OP).equalTo(lit(TRUNCATE)), lit(3)).when(col(OP).equalTo(lit(DELETE)), lit(2)).otherwise(lit(1));
-    WindowSpec inOrder = Window.partitionBy(ColumnNames.cols(keys())).orderBy(col(SEQ), rank.desc(), col(JSON).desc());
+    List<Column> order = new ArrayList<>(List.of(col(SEQ), rank.desc(), col(JSON).desc()));
+    order.addAll(List.of(tieBreak));
+    WindowSpec inOrder = Window.partitionBy(ColumnNames.cols(keys())).orderBy(order.toArray(Column[]::new));
     return events.withColumn(PREVIOUS, lag(col(SEQ), 1).over(inOrder));
   }
 

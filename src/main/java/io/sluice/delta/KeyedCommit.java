@@ -3,6 +3,7 @@ package io.sluice.delta;
 import static org.apache.spark.sql.functions.col;
 import static org.apache.spark.sql.functions.lit;
 
+import io.sluice.graph.FlowConf;
 import io.sluice.graph.Identifiers;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -64,6 +65,7 @@ public final class KeyedCommit {
   private static final String USER_METADATA = "spark.databricks.delta.commitInfo.userMetadata";
   private static final String KEY_PREFIX = "__sluice_key_";
   private static final int ATTEMPTS = 3;
+  private static final String ADAPTIVE = "spark.sql.adaptive.enabled";
 
   private final SparkSession session;
   private final DeltaLog log;
@@ -169,8 +171,12 @@ public final class KeyedCommit {
     long addedBytes = 0;
     try {
       if (goingKeys != null) {
-        going = going(txn, feed);
-        removed = going == null ? 0 : markRemoved(txn, going, actions, counts);
+        // Adaptive execution would run the file filtering's aggregate and the scan's join with
+        // the keys as a Spark job per stage: five jobs for a batch of ten rows, three without.
+        going = FlowConf.withSqlConf(session, Map.of(ADAPTIVE, "false"), () -> going(txn, feed));
+        Going found = going;
+        removed = found == null ? 0 : FlowConf.withSqlConf(session, Map.of(ADAPTIVE, "false"),
+            () -> markRemoved(txn, found, actions, counts));
       }
       Dataset<Row> written = written(txn, feed, removed > 0 ? going.rows() : null);
       if (written != null) {

@@ -35,6 +35,24 @@ public record KeyBounds(Object[] values, Object low, Object high, boolean hasNul
     return new KeyBounds(null, range.get(0), range.get(1), hasNull);
   }
 
+  /**
+   * The rows of {@code rows} whose key ({@code keyColumns}, the first the one these bounds are
+   * of; NULL matching NULL) is one of {@code keys}: read through the bounds, so Delta skips
+   * files, then joined with the keys, unless the bounds are exactly the keys (one key column, an
+   * IN list without NULL): a broadcast join costs a Spark job, however small the batch.
+   */
+  public Dataset<Row> within(Dataset<Row> rows, List<String> keyColumns, Dataset<Row> keys) {
+    Dataset<Row> bounded = rows.where(on(ColumnNames.col(keyColumns.get(0))));
+    if (keyColumns.size() == 1 && values != null && !hasNull) {
+      return bounded;
+    }
+    Column match = lit(true);
+    for (String key : keyColumns) {
+      match = match.and(ColumnNames.col("r", key).eqNullSafe(ColumnNames.col("k", key)));
+    }
+    return bounded.as("r").join(keys.as("k"), match, "left_semi");
+  }
+
   /** The predicate on {@code key} (a column reference, possibly qualified by an alias). */
   public Column on(Column key) {
     if (this == NONE) {

@@ -122,11 +122,9 @@ public final class ReplaceUsingSink implements BatchSink {
         .drop("__sluice_batch_max"));
     Dataset<Row> batchKeys = kept.groupBy(array(keyColumns(""))).agg(max(col(SEQ)).as(SEQ));
     KeyBounds bounds = KeyBounds.of(batchKeys, mode.keys().get(0));
-    // The batch's keys narrow the read first (bounds skip files, the semi join rows), so only
-    // their rows are aggregated: with keys spread over the whole table the bounds skip nothing.
-    Dataset<Row> stored = DeltaTarget.table(run.target().name()).readPinned(session)
-        .where(bounds.on(ColumnNames.col(mode.keys().get(0))))
-        .as("t").join(batchKeys.as("b"), keysMatch("t", "b"), "left_semi")
+    // The batch's keys narrow the read first (KeyBounds.within), so only their rows are
+    // aggregated: with keys spread over the whole table the bounds skip nothing.
+    Dataset<Row> stored = bounds.within(DeltaTarget.table(run.target().name()).readPinned(session), mode.keys(), batchKeys)
         .groupBy(array(keyColumns(""))).agg(max(mode.sequence()).as(TARGET_SEQ));
     Dataset<Row> decisions = persisted.keep(batchKeys.as("b").join(stored.as("t"), keysMatch("b", "t"), "left")
         .select(array(concat(keyColumns("b"), List.of(col("b." + SEQ).as(SEQ), decision().as(DECISION))))));

@@ -76,6 +76,30 @@ class AutoCdcTest {
     }
   }
 
+  /**
+   * Each Spark job costs its scheduling whatever its size: a small batch of updates, a delete and
+   * an insert after the load runs 10 (14 before the store's rows were selected by the batch's keys
+   * without a join, new events found without a join against the store, and the keyed commit's
+   * scan planned without adaptive execution).
+   */
+  @Test
+  void aSmallBatchRunsFewSparkJobs() {
+    TestPipeline p = pipeline(USERS.substring(0, USERS.indexOf("CREATE STREAMING TABLE users_scd2")));
+    insert(p, "(124, 'Raul', 'Oaxaca', 'INSERT', 1), (123, 'Isabel', 'Monterrey', 'INSERT', 1), "
+        + "(125, 'Mercedes', 'Tijuana', 'INSERT', 2), (126, 'Lily', 'Cancun', 'INSERT', 2)");
+    runOk(p);
+    insert(p, "(123, null, null, 'DELETE', 6), (125, 'Mercedes', 'Guadalajara', 'UPDATE', 6), "
+        + "(127, 'Ann', 'Puebla', 'INSERT', 1)");
+    List<String> jobs = SparkJobs.descriptions(p.spark(), () -> runOk(p)).stream()
+        .filter(d -> d.contains("batch = 1")).toList();
+    assertEquals(List.of("[124,Raul,Oaxaca]", "[125,Mercedes,Guadalajara]", "[126,Lily,Cancun]", "[127,Ann,Puebla]"),
+        p.rows("SELECT * FROM users_scd1 ORDER BY userId"));
+    String target = "spark_catalog." + p.database() + ".users_scd1";
+    long writes = jobs.stream().filter(d -> d.endsWith(" · sluice: write " + target)).count();
+    assertTrue(jobs.size() <= 10 && writes <= 5, () -> jobs.size() + " jobs for the batch, " + writes
+        + " of them the target's commit: " + String.join("\n", jobs));
+  }
+
   @Test
   void lateEventsInLaterBatchesLandWhereTheyBelong() {
     TestPipeline p = pipeline(USERS);
@@ -114,8 +138,10 @@ class AutoCdcTest {
     assertEquals(1, warnings.size());
     assertTrue(warnings.get(0).contains("\"keys_with_rival_upserts\":1"), warnings.get(0));
 
-    // A rival of a stored upsert (126 at sequence 2) that loses: ignored, and warned about.
-    insert(p, "(123, null, null, 'DELETE', 6), (125, 'Mercedes', 'Guadalajara', 'UPDATE', 6), (126, 'Lily', 'Acapulco', 'UPDATE', 2)");
+    // A rival of a stored upsert (126 at sequence 2) that loses: ignored, and warned about. A stored
+    // event delivered again (124 at sequence 1): ignored, and not stored twice.
+    insert(p, "(123, null, null, 'DELETE', 6), (125, 'Mercedes', 'Guadalajara', 'UPDATE', 6), (126, 'Lily', 'Acapulco', 'UPDATE', 2), "
+        + "(124, 'Raul', 'Puebla', 'UPDATE', 1)");
     UpdateResult second = p.run();
     assertTrue(second.succeeded(), () -> second.flows().toString());
     List<String> laterWarnings = eventLog(p).where("level = 'WARN' AND origin.flow_name = 'users_scd1_flow' AND origin.update_id = '"
@@ -124,6 +150,7 @@ class AutoCdcTest {
     assertTrue(laterWarnings.get(0).contains("\"keys_with_rival_upserts\":1"), laterWarnings.get(0));
     assertEquals(1L, second.flows().get(0).kindMetrics().get("num_deleted_rows"));
     assertEquals(1L, second.flows().get(0).kindMetrics().get("num_upserted_rows"));
+    assertEquals(2L, second.flows().get(0).kindMetrics().get("num_ignored_events"), "the losing rival and the stored event");
     String details = eventLog(p).where("level = 'METRICS' AND origin.flow_name = 'users_scd1_flow' AND origin.update_id = '"
         + second.updateId() + "'").select("details").as(Encoders.STRING()).first();
     assertTrue(details.contains("\"num_upserted_rows\":1") && details.contains("\"num_deleted_rows\":1"), details);

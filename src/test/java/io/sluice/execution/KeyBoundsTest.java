@@ -1,6 +1,7 @@
 package io.sluice.execution;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 
 import io.sluice.testing.SharedSpark;
 import java.util.List;
@@ -40,5 +41,26 @@ class KeyBoundsTest {
     Dataset<Row> table = spark.range(0, 2000).toDF(KEY);
     assertEquals(KeyBounds.IN_LIST_LIMIT + 1, table.where(bounds.on(ColumnNames.col(KEY))).count());
     assertEquals(100L, selected(table, bounds).get(0));
+  }
+
+  /** {@link KeyBounds#within} selects what a join with the keys selects; without the join when the IN list is the keys. */
+  @Test
+  void withinSelectsTheKeysRows() {
+    SparkSession spark = SharedSpark.session();
+    Dataset<Row> table = spark.sql("SELECT id AS " + ColumnNames.quote(KEY) + ", id % 3 AS part FROM range(0, 30)"
+        + " UNION ALL SELECT NULL, 0");
+    Dataset<Row> few = keys(spark, "(7L), (3L)");
+    Dataset<Row> exact = KeyBounds.of(few, KEY).within(table, List.of(KEY), few);
+    assertEquals(List.of(3L, 7L), exact.select(ColumnNames.col(KEY)).orderBy(ColumnNames.col(KEY))
+        .as(org.apache.spark.sql.Encoders.LONG()).collectAsList());
+    assertFalse(exact.queryExecution().optimizedPlan().toString().contains("Join"), "the IN list alone selects them");
+
+    Dataset<Row> withNull = spark.sql("SELECT CAST(NULL AS BIGINT) AS " + ColumnNames.quote(KEY) + " UNION ALL SELECT 5L");
+    assertEquals(2, KeyBounds.of(withNull, KEY).within(table, List.of(KEY), withNull).count(), "NULL matches NULL");
+
+    Dataset<Row> pairs = spark.sql("SELECT * FROM VALUES (4L, 1L), (5L, 0L) AS k(" + ColumnNames.quote(KEY) + ", part)");
+    Dataset<Row> composite = KeyBounds.of(pairs, KEY).within(table, List.of(KEY, "part"), pairs);
+    assertEquals(List.of(4L), composite.select(ColumnNames.col(KEY)).as(org.apache.spark.sql.Encoders.LONG()).collectAsList(),
+        "both key columns match: (5, 0) is not a row of the table");
   }
 }
