@@ -183,10 +183,11 @@ public final class AutoCdcSink implements BatchSink {
     Dataset<Row> batchEvents = firstEvents ? KeyClustering.byKeys(changed, columns.keys(), rowCount) : changed;
     Dataset<Row> deduped = persisted.keep(truncation.after(events.dedupeNotingRivals(storedEvents, batchEvents)));
     CdcReplay replay = replay(deduped.drop(CdcEvents.RIVALLED));
-    // Without stored events to join, what a batch changes is a projection of the cached
-    // replay: cheaper to compute twice than to cache again.
-    UnaryOperator<Dataset<Row>> keepJoined = firstEvents ? UnaryOperator.identity() : persisted::keep;
-    Dataset<Row> newEvents = keepJoined.apply(truncation.withMarker(
+    // Both are read by the counts and again by the writes. Without stored events each is a
+    // projection of the cached replay (the diff has nothing to join): cheaper to compute twice
+    // than to cache.
+    UnaryOperator<Dataset<Row>> keepReused = firstEvents ? UnaryOperator.identity() : persisted::keep;
+    Dataset<Row> newEvents = keepReused.apply(truncation.withMarker(
         replay.kept().where(col(CdcEvents.NOT_STORED)).drop(CdcEvents.NOT_STORED).withColumn(RECORDED_AT, current_timestamp())));
     // The target holds what the stored events make of its keys (each batch commits the target
     // first, then the store, and a replayed batch skips the target's commit), so its rows
@@ -195,7 +196,7 @@ public final class AutoCdcSink implements BatchSink {
     Dataset<Row> stored = storedEvents.unionByName(changed.where(lit(false)), true);
     Dataset<Row> targetBefore = replay(truncation.beforeBatch(events.dedupe(stored))).rows();
     List<String> targetMatch = targetMatch();
-    Dataset<Row> targetChanges = keepJoined.apply(KeyedDiff.changes(
+    Dataset<Row> targetChanges = keepReused.apply(KeyedDiff.changes(
         targetBefore.select(ColumnNames.cols(List.of(replay.rows().columns()))), replay.rows(), targetMatch, others(targetMatch)));
     Counts counts = Counts.of(newEvents, targetChanges, deduped.where(col(CdcEvents.RIVALLED)));
     warnAboutRivals(counts.rivalKeys(), batchId);
