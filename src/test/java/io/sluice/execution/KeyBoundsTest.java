@@ -63,4 +63,17 @@ class KeyBoundsTest {
     assertEquals(List.of(4L), composite.select(ColumnNames.col(KEY)).as(org.apache.spark.sql.Encoders.LONG()).collectAsList(),
         "both key columns match: (5, 0) is not a row of the table");
   }
+
+  /** Floating-point keys: NaN matches NaN and -0.0 matches 0.0 in the IN list as in a join. */
+  @Test
+  void withinTreatsNanAndNegativeZeroAsAJoinDoes() {
+    SparkSession spark = SharedSpark.session();
+    Dataset<Row> table = spark.sql("SELECT * FROM VALUES (CAST('NaN' AS DOUBLE)), (-0.0D), (0.0D), (1.5D), (2.5D) AS t(k)");
+    Dataset<Row> keys = spark.sql("SELECT * FROM VALUES (CAST('NaN' AS DOUBLE)), (0.0D), (2.5D) AS k(k)");
+    Dataset<Row> exact = KeyBounds.of(keys, "k").within(table, List.of("k"), keys);
+    Dataset<Row> joined = table.as("r").join(keys.as("k"), ColumnNames.col("r", "k").eqNullSafe(ColumnNames.col("k", "k")),
+        "left_semi");
+    assertEquals(4, joined.count(), "NaN, -0.0, 0.0 and 2.5");
+    assertEquals(joined.orderBy("k").collectAsList().toString(), exact.orderBy("k").collectAsList().toString());
+  }
 }
