@@ -12,6 +12,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.function.Supplier;
 import org.apache.spark.sql.Column;
 import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
@@ -171,12 +172,9 @@ public final class KeyedCommit {
     long addedBytes = 0;
     try {
       if (goingKeys != null) {
-        // Adaptive execution would run the file filtering's aggregate and the scan's join with
-        // the keys as a Spark job per stage: five jobs for a batch of ten rows, three without.
-        going = FlowConf.withSqlConf(session, Map.of(ADAPTIVE, "false"), () -> going(txn, feed));
+        going = withoutAdaptiveExecution(() -> going(txn, feed));
         Going found = going;
-        removed = found == null ? 0 : FlowConf.withSqlConf(session, Map.of(ADAPTIVE, "false"),
-            () -> markRemoved(txn, found, actions, counts));
+        removed = found == null ? 0 : withoutAdaptiveExecution(() -> markRemoved(txn, found, actions, counts));
       }
       Dataset<Row> written = written(txn, feed, removed > 0 ? going.rows() : null);
       if (written != null) {
@@ -210,6 +208,15 @@ public final class KeyedCommit {
     Option<Object> version = txn.commitIfNeeded(Scala.seq(actions), op, Scala.map(Map.of()));
     return new Committed(version.isDefined() ? Optional.of((Long) version.get()) : Optional.empty(), removed, added,
         attempt);
+  }
+
+  /**
+   * Runs {@code body} without adaptive execution, which would run the file filtering's aggregate
+   * and the scan's join with the keys as a Spark job per stage: five jobs for a batch of ten
+   * rows, three without.
+   */
+  private <T> T withoutAdaptiveExecution(Supplier<T> body) {
+    return FlowConf.withSqlConf(session, Map.of(ADAPTIVE, "false"), body);
   }
 
   /** The target's rows that go, with their file and row index, and the files that may hold them. */
