@@ -2,6 +2,7 @@ package io.sluice.cli;
 
 import io.sluice.bench.BenchSupport;
 import io.sluice.bench.AutoCdcBenchmark;
+import io.sluice.bench.ContinuousBenchmark;
 import io.sluice.bench.DeletionVectorBenchmark;
 import io.sluice.bench.KafkaBenchmark;
 import io.sluice.bench.ParallelFlowsBenchmark;
@@ -19,16 +20,16 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Spec;
 
-/** {@code sluice bench replace-using | auto-cdc | snapshot | kafka | parallel-flows | deletion-vectors}: the benchmarks; each prints a table of figures. */
+/** {@code sluice bench replace-using | auto-cdc | snapshot | kafka | parallel-flows | deletion-vectors | continuous}: the benchmarks; each prints a table of figures. */
 @Command(name = "bench", description = "Benchmark a flow kind against what a user would write without it.",
     subcommands = {BenchCommand.ReplaceUsing.class, BenchCommand.AutoCdc.class, BenchCommand.Snapshot.class,
-        BenchCommand.Kafka.class, BenchCommand.ParallelFlows.class, BenchCommand.DeletionVectors.class})
+        BenchCommand.Kafka.class, BenchCommand.ParallelFlows.class, BenchCommand.DeletionVectors.class, BenchCommand.Continuous.class})
 public final class BenchCommand implements Callable<Integer>, ToolCommand {
   @Spec CommandSpec spec;
 
   @Override
   public Integer call() {
-    throw new ParameterException(spec.commandLine(), "name a benchmark: replace-using, auto-cdc, snapshot, kafka, parallel-flows or deletion-vectors");
+    throw new ParameterException(spec.commandLine(), "name a benchmark: replace-using, auto-cdc, snapshot, kafka, parallel-flows, deletion-vectors or continuous");
   }
 
   /**
@@ -131,6 +132,26 @@ public final class BenchCommand implements Callable<Integer>, ToolCommand {
     @Override
     void run(SparkSession spark, Path root) {
       new DeletionVectorBenchmark(spark, System.out).run(rows, batches, keys);
+    }
+  }
+
+  @Command(name = "continuous",
+      description = "A continuous update (append, materialized view, AUTO CDC; 1-second triggers): how long a landed file takes to reach each table.")
+  static final class Continuous extends Benchmark {
+    @Spec CommandSpec spec;
+
+    @Override
+    public Integer call() throws Exception {
+      if (rows < 50 || rows > 1_000_000) {
+        throw new ParameterException(spec.commandLine(), "bench continuous lands its first rows as one JSON file and"
+            + " updates 50 keys per landing: give --rows from 50 to 1000000 (e.g. --rows 100000)");
+      }
+      return super.call();
+    }
+
+    @Override
+    void run(SparkSession spark, Path root) {
+      new ContinuousBenchmark(spark, root, System.out).run(rows);
     }
   }
 }
