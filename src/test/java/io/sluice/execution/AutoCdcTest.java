@@ -9,12 +9,14 @@ import io.sluice.testing.CdcModel;
 import io.sluice.testing.SparkJobs;
 import io.sluice.testing.TestPipeline;
 import io.sluice.testing.UsersExample;
+import io.sluice.update.FlowOutcome;
 import io.sluice.update.UpdateResult;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.FileTime;
 import java.util.ArrayList;
 import java.util.Collections;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
@@ -160,6 +162,49 @@ class AutoCdcTest {
         p.rows("SELECT * FROM scd1_changes"), "a downstream stream reads the target's changes");
     assertEquals(List.of("[123,Isabel,Monterrey]", "[124,Raul,Puebla]", "[125,Mercedes,Tijuana]", "[126,Lily,Cancun]"),
         p.rows("SELECT * FROM once_target"), "a ONCE flow ran on the first update only");
+  }
+
+  /**
+   * A stored event delivered again (an at-least-once source replaying) changes nothing and is not
+   * stored twice, for SCD type 2 and for SCD type 1 with IGNORE NULL UPDATES, whose states keep
+   * more than each key's last event.
+   */
+  @Test
+  void aStoredEventDeliveredAgainIsIgnoredWhateverTheStateKeeps() {
+    TestPipeline p = pipeline(USERS.substring(USERS.indexOf("CREATE STREAMING TABLE users_scd2")) + """
+        CREATE STREAMING TABLE users_merged;
+        CREATE FLOW users_merged_flow AS AUTO CDC INTO users_merged FROM STREAM(users_cdc) KEYS (userId)
+          APPLY AS DELETE WHEN operation = "DELETE" SEQUENCE BY sequenceNum
+          COLUMNS * EXCEPT (operation, sequenceNum) IGNORE NULL UPDATES;
+        """);
+    insert(p, "(123, 'Isabel', 'Monterrey', 'INSERT', 1), (123, 'Isabel', null, 'UPDATE', 3), "
+        + "(124, 'Raul', 'Oaxaca', 'INSERT', 1)");
+    runOk(p);
+    Checkpoints checkpoints = new Checkpoints(StoragePath.root(p.spark(), p.spec().storage()));
+    Map<String, Long> storedBefore = new HashMap<>();
+    for (String target : List.of("users_scd2", "users_merged")) {
+      storedBefore.put(target, p.spark().read().format("delta").load(checkpoints.autoCdcState(
+          new DatasetName("spark_catalog", p.database(), target)).toString()).count());
+    }
+    List<String> scd2 = p.rows("SELECT * FROM users_scd2 ORDER BY userId, __START_AT");
+    List<String> merged = p.rows("SELECT * FROM users_merged ORDER BY userId");
+    assertEquals(List.of("[123,Isabel,Monterrey]", "[124,Raul,Oaxaca]"), merged, "a NULL city does not replace Monterrey");
+
+    insert(p, "(123, 'Isabel', null, 'UPDATE', 3), (124, 'Raul', 'Oaxaca', 'INSERT', 1)");
+    UpdateResult again = p.run();
+    assertTrue(again.succeeded(), () -> again.flows().toString());
+    assertEquals(scd2, p.rows("SELECT * FROM users_scd2 ORDER BY userId, __START_AT"));
+    assertEquals(merged, p.rows("SELECT * FROM users_merged ORDER BY userId"));
+    for (FlowOutcome flow : again.flows().stream().filter(f -> f.kindMetrics().containsKey("num_ignored_events")).toList()) {
+      assertEquals(2L, flow.kindMetrics().get("num_ignored_events"), flow.toString());
+      assertEquals(0L, flow.kindMetrics().get("num_upserted_rows"), flow.toString());
+      assertEquals(0L, flow.kindMetrics().get("target_rows_inserted") + flow.kindMetrics().get("target_rows_updated")
+          + flow.kindMetrics().get("target_rows_deleted"), flow.toString());
+      String target = flow.dataset();
+      assertEquals(storedBefore.get(target), p.spark().read().format("delta").load(checkpoints.autoCdcState(
+          new DatasetName("spark_catalog", p.database(), target)).toString()).count(), target + ": stored once");
+    }
+    assertEquals(2, again.flows().stream().filter(f -> f.kindMetrics().containsKey("num_ignored_events")).count());
   }
 
   @Test
