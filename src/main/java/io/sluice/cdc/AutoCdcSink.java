@@ -4,6 +4,7 @@ import static io.sluice.cdc.CdcEvents.OP;
 import static io.sluice.cdc.CdcEvents.RECORDED_AT;
 import static io.sluice.cdc.CdcEvents.SEQ;
 import static io.sluice.cdc.CdcEvents.TRUNCATE;
+import static io.sluice.cdc.CdcEvents.VALUES;
 import static io.sluice.execution.ColumnNames.col;
 import static org.apache.spark.sql.functions.current_timestamp;
 import static org.apache.spark.sql.functions.lit;
@@ -57,7 +58,10 @@ import org.apache.spark.sql.types.StructField;
  *
  * <p>Cost: the store is read through literal bounds on the first key (see {@link KeyBounds}),
  * and so is the target by its commit, so a batch touches the files its keys live in. A new
- * TRUNCATE is the exception: it affects every key, so that batch reads both in full.
+ * TRUNCATE is the exception: it affects every key, so that batch reads both in full. Where a
+ * key's last event decides its row, the store's values are not read: a row changes when its
+ * last event is new; only a batch whose events meet stored ones at a key and sequence (an event
+ * delivered again, a rival) is planned again with them, since their values decide which stays.
  */
 public final class AutoCdcSink implements BatchSink {
   private final FlowRun run;
@@ -121,8 +125,11 @@ public final class AutoCdcSink implements BatchSink {
     DeltaTarget target = DeltaTarget.table(run.target().name());
     BatchCommits commits = log.begin(session, batchId, List.of(target, store.target()));
     try (Persisted persisted = new Persisted()) {
-      Changes changes = BatchSettings.forPlanning(session, () -> changes(rows, batchId, rowCount, persisted));
+      Changes unread = BatchSettings.forPlanning(session, () -> changes(rows, rowCount, persisted, false));
+      Changes changes = !events.lastEventDecides() || unread.counts().tied() == 0 ? unread
+          : BatchSettings.forPlanning(session, () -> changes(rows, rowCount, persisted, true));
       Counts counts = changes.counts();
+      warnAboutRivals(counts.rivalKeys(), batchId);
       if (counts.targetChanges() > 0) {
         commits.commit(session, target, () -> applyToTarget(session, changes, counts));
       }
@@ -164,7 +171,12 @@ public final class AutoCdcSink implements BatchSink {
     }
   }
 
-  private Changes changes(Dataset<Row> rows, long batchId, long rowCount, Persisted persisted) {
+  /**
+   * @param readValues whether to read the stored events' values where the last event decides
+   *     a key's row ({@link CdcEvents#lastEventDecides}): only when events of the batch meet
+   *     stored ones at a key and sequence ({@link Counts#tied}), where their values decide
+   */
+  private Changes changes(Dataset<Row> rows, long rowCount, Persisted persisted, boolean readValues) {
     SparkSession session = rows.sparkSession();
     Dataset<Row> incoming = events.of(rows);
     Truncation truncation = Truncation.of(session, store, incoming, truncates());
@@ -176,6 +188,9 @@ public final class AutoCdcSink implements BatchSink {
         : Scope.of(changed.select(ColumnNames.cols(columns.keys())).distinct(), firstKey);
     Dataset<Row> read = scope.select(store.read(session).where(col(OP).notEqual(lit(TRUNCATE))), columns.keys())
         .drop(RECORDED_AT);
+    if (events.lastEventDecides() && !readValues) {
+      read = read.withColumn(VALUES, lit(null).cast(read.schema().apply(VALUES).dataType()));
+    }
     // An empty store stays a local relation, which the optimizer drops from the joins below.
     Dataset<Row> storedEvents = firstEvents ? read : persisted.keep(read);
     // A first load is appended: its events are shuffled once, into the key ranges both
@@ -187,21 +202,30 @@ public final class AutoCdcSink implements BatchSink {
     // projection of the cached replay (the diff has nothing to join): cheaper to compute twice
     // than to cache.
     UnaryOperator<Dataset<Row>> keepReused = firstEvents ? UnaryOperator.identity() : persisted::keep;
-    Dataset<Row> newEvents = keepReused.apply(truncation.withMarker(
-        replay.kept().where(col(CdcEvents.NOT_STORED)).drop(CdcEvents.NOT_STORED).withColumn(RECORDED_AT, current_timestamp())));
+    Dataset<Row> newEvents = keepReused.apply(truncation.withMarker(replay.kept().where(col(CdcEvents.NOT_STORED))
+        .drop(CdcEvents.NOT_STORED, CdcEvents.TIED).withColumn(RECORDED_AT, current_timestamp())));
     // The target holds what the stored events make of its keys (each batch commits the target
     // first, then the store, and a replayed batch skips the target's commit), so its rows
     // before the batch come from the store, not from a read of the target.
     // The empty union gives the stored events the batch's columns, should the flow have new ones.
     Dataset<Row> stored = storedEvents.unionByName(changed.where(lit(false)), true);
-    Dataset<Row> targetBefore = replay(truncation.beforeBatch(events.dedupe(stored))).rows();
-    List<String> targetMatch = targetMatch();
-    Dataset<Row> targetChanges = keepReused.apply(KeyedDiff.changes(
-        targetBefore.select(ColumnNames.cols(List.of(replay.rows().columns()))), replay.rows(), targetMatch, others(targetMatch)));
-    Counts counts = Counts.of(newEvents, targetChanges, deduped.where(col(CdcEvents.RIVALLED)));
-    warnAboutRivals(counts.rivalKeys(), batchId);
+    CdcReplay before = replay(truncation.beforeBatch(events.dedupe(stored)));
+    Dataset<Row> targetChanges = keepReused.apply(events.lastEventDecides()
+        ? KeyedDiff.changes(CdcReplay.lastRows(before.kept(), columns, lit(false)),
+            CdcReplay.lastRows(replay.kept(), columns, col(CdcEvents.NOT_STORED)), columns.keys(), WINNER)
+            .drop(WINNER.toArray(String[]::new))
+        : KeyedDiff.changes(before.rows().select(ColumnNames.cols(List.of(replay.rows().columns()))), replay.rows(),
+            targetMatch(), others(targetMatch())));
+    Counts counts = Counts.of(newEvents, targetChanges, deduped.where(col(CdcEvents.RIVALLED)),
+        deduped.where(col(CdcEvents.TIED)));
     return new Changes(targetChanges, scope.on(col("t", firstKey)), newEvents, counts, truncation.isNew(), firstEvents);
   }
+
+  /**
+   * What tells a key's row changed where its last event decides it: that event's sequence and
+   * whether the batch brought it. An upsert that repeats the row's values changes it too.
+   */
+  private static final List<String> WINNER = List.of(SEQ, CdcEvents.NOT_STORED);
 
   private CdcReplay replay(Dataset<Row> events) {
     return mode.scdType().keepsHistory() ? CdcReplay.scd2(events, columns) : CdcReplay.scd1(events, columns);
@@ -251,19 +275,21 @@ public final class AutoCdcSink implements BatchSink {
 
   /**
    * What one batch changed: the events the store took (§4.7's upserts and deletes), from the
-   * target's diff its rows inserted, updated and deleted, and the keys with rival upserts.
-   * One action computes them all, so they cost one Spark job.
+   * target's diff its rows inserted, updated and deleted, the keys with rival upserts, and the
+   * {@link CdcEvents#TIED} pairs of key and sequence. One action computes them all, so they cost
+   * one Spark job.
    */
   private record Counts(long storeChanges, long upserted, long deleted, long inserted, long updated, long removed,
-      long rivalKeys) {
-    static Counts of(Dataset<Row> newEvents, Dataset<Row> targetChanges, Dataset<Row> rivals) {
+      long rivalKeys, long tied) {
+    static Counts of(Dataset<Row> newEvents, Dataset<Row> targetChanges, Dataset<Row> rivals, Dataset<Row> tied) {
       long[][] counts = Tally.countAll(
           Tally.of(newEvents, lit(true), col(OP).equalTo(lit(CdcEvents.UPSERT)), col(OP).equalTo(lit(CdcEvents.DELETE))),
           Tally.of(targetChanges, KeyedDiff.is(KeyedDiff.INSERT), KeyedDiff.is(KeyedDiff.UPDATE), KeyedDiff.is(KeyedDiff.DELETE)),
-          Tally.of(rivals, lit(true)));
+          Tally.of(rivals, lit(true)),
+          Tally.of(tied, lit(true)));
       long[] events = counts[0];
       long[] rows = counts[1];
-      return new Counts(events[0], events[1], events[2], rows[0], rows[1], rows[2], counts[2][0]);
+      return new Counts(events[0], events[1], events[2], rows[0], rows[1], rows[2], counts[2][0], counts[3][0]);
     }
 
     long targetChanges() {

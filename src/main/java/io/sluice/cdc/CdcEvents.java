@@ -46,6 +46,12 @@ final class CdcEvents {
    * (the same key, sequence, operation and values), so the batch must append it.
    */
   static final String NOT_STORED = "__sluice_not_stored";
+  /**
+   * Set by {@link #dedupeNotingRivals} on each kept event whose key and sequence have both a stored
+   * event and one of the batch: which one is kept, and whether the batch's is new, depends on their
+   * values, when the store's were not read.
+   */
+  static final String TIED = "__sluice_tied";
   private static final String JSON = "__sluice_json";
   private static final String PREVIOUS = "__sluice_previous";
   static final String UPSERT = "U";
@@ -72,6 +78,14 @@ final class CdcEvents {
 
   List<String> keys() {
     return columns.keys();
+  }
+
+  /**
+   * Whether a key's last event alone decides its row (SCD type 1 without IGNORE NULL UPDATES):
+   * then a batch reads only the stored events' keys, sequences and operations, not their values.
+   */
+  boolean lastEventDecides() {
+    return !mode.scdType().keepsHistory() && columns.ignoreNull().isEmpty();
   }
 
   /** The events of a batch of source rows, which meet {@link #requirements}. */
@@ -139,7 +153,8 @@ final class CdcEvents {
    * The {@link #dedupe}d events of {@code stored} and {@code batch} together, each saying in
    * {@link #RIVALLED} whether its key and sequence carried different upserts and the batch
    * brought one of its events (the pairs to warn about), and in {@link #NOT_STORED} whether it
-   * came from the batch alone: of two equal events the stored one is kept. Found in the same
+   * came from the batch alone: of two equal events the stored one is kept; and in {@link #TIED}
+   * whether a stored event and one of the batch share its key and sequence. Found in the same
    * pass, without a join against the store.
    */
   Dataset<Row> dedupeNotingRivals(Dataset<Row> stored, Dataset<Row> batch) {
@@ -152,8 +167,10 @@ final class CdcEvents {
     Column upsert = when(col(OP).equalTo(lit(UPSERT)), col(JSON));
     Column rivalled = max(col(NOT_STORED)).over(samePair)
         .and(not(max(upsert).over(samePair).eqNullSafe(min(upsert).over(samePair))));
+    Column tied = max(col(NOT_STORED)).over(samePair).and(max(not(col(NOT_STORED))).over(samePair));
     // After the ordering window, whose sort the pair's window takes as it is.
-    return firstOfEachSequence(inOrder(events, col(NOT_STORED).asc()).withColumn(RIVALLED, rivalled)).drop(JSON);
+    return firstOfEachSequence(inOrder(events, col(NOT_STORED).asc()).withColumn(RIVALLED, rivalled).withColumn(TIED, tied))
+        .drop(JSON);
   }
 
   /**

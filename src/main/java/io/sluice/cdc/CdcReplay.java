@@ -60,8 +60,19 @@ record CdcReplay(Dataset<Row> kept, Dataset<Row> rows) {
     if (!columns.ignoreNull().isEmpty()) {
       last = last.withColumn("__sluice_last", max(col(SEQ)).over(byKey)).where(col(SEQ).equalTo(col("__sluice_last")));
     }
-    Dataset<Row> rows = last.where(col(OP).equalTo(lit(UPSERT))).select(targetColumns(columns, List.of()));
+    Dataset<Row> rows = last.where(col(OP).equalTo(lit(UPSERT))).select(targetColumns(columns, MERGED, List.of()));
     return new CdcReplay(kept, rows);
+  }
+
+  /**
+   * Where a key's last event decides its row ({@link CdcEvents#lastEventDecides}): the rows of
+   * the {@code kept} events, each with its sequence and {@code notStored} (whether the batch
+   * brought it) as {@link CdcEvents#SEQ} and {@link CdcEvents#NOT_STORED}. A row whose event is
+   * new changed, whatever its values: the stored events' values need not be read to tell.
+   */
+  static Dataset<Row> lastRows(Dataset<Row> kept, AutoCdcColumns columns, Column notStored) {
+    return kept.where(col(OP).equalTo(lit(UPSERT))).select(targetColumns(columns, VALUES,
+        List.of(col(SEQ).as(SEQ), notStored.as(CdcEvents.NOT_STORED))));
   }
 
   /**
@@ -89,7 +100,7 @@ record CdcReplay(Dataset<Row> kept, Dataset<Row> rows) {
         .where(col(OP).equalTo(lit(UPSERT)))
         .withColumn("__sluice_last", nextUpsertStarts.isNull().or(nextUpsertStarts))
         .where(col("__sluice_last"))
-        .select(targetColumns(columns, List.of(
+        .select(targetColumns(columns, MERGED, List.of(
             col(AutoCdcColumns.START_AT).as(AutoCdcColumns.START_AT), col("__sluice_next").as(AutoCdcColumns.END_AT))));
     return new CdcReplay(events, rows);
   }
@@ -119,16 +130,17 @@ record CdcReplay(Dataset<Row> kept, Dataset<Row> rows) {
         .drop("__sluice_segment");
   }
 
-  private static Column[] targetColumns(AutoCdcColumns columns, List<Column> versionColumns) {
+  /** The target's columns: the keys, then each value from the struct {@code values}, then {@code extra}. */
+  private static Column[] targetColumns(AutoCdcColumns columns, String values, List<Column> extra) {
     List<Column> select = new ArrayList<>();
     for (String name : columns.targetSchema().fieldNames()) {
       if (columns.keys().contains(name)) {
         select.add(col(name).as(name));
       } else if (columns.values().contains(name)) {
-        select.add(col(MERGED, name).as(name));
+        select.add(col(values, name).as(name));
       }
     }
-    select.addAll(versionColumns);
+    select.addAll(extra);
     return select.toArray(Column[]::new);
   }
 }

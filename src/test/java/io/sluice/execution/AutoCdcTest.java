@@ -20,9 +20,13 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
+import java.util.concurrent.TimeoutException;
+import org.apache.spark.scheduler.SparkListener;
+import org.apache.spark.scheduler.SparkListenerEvent;
 import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Encoders;
 import org.apache.spark.sql.Row;
+import org.apache.spark.sql.execution.ui.SparkListenerSQLExecutionStart;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -100,6 +104,76 @@ class AutoCdcTest {
     long writes = jobs.stream().filter(d -> d.endsWith(" · sluice: write " + target)).count();
     assertTrue(jobs.size() <= 10 && writes <= 5, () -> jobs.size() + " jobs for the batch, " + writes
         + " of them the target's commit: " + String.join("\n", jobs));
+  }
+
+  /**
+   * SCD type 1 without IGNORE NULL UPDATES: a key's last event decides its row, so a batch reads
+   * only the keys, sequences and operations of the stored events, and an upsert that repeats the
+   * row's values at a later sequence rewrites it (as a MERGE's update would). A batch whose event
+   * meets a stored one at a key and sequence reads the stored values, which decide between them.
+   */
+  @Test
+  void scd1ReadsOnlyKeysSequencesAndOperationsFromItsState() {
+    TestPipeline p = pipeline(USERS.substring(0, USERS.indexOf("CREATE STREAMING TABLE users_scd2"))
+        + "CREATE STREAMING TABLE scd1_changes AS SELECT userId, city, _change_type FROM STREAM(users_scd1);\n");
+    insert(p, "(123, 'Isabel', 'Monterrey', 'INSERT', 1), (124, 'Raul', 'Oaxaca', 'INSERT', 1)");
+    runOk(p);
+
+    insert(p, "(123, 'Isabel', 'Monterrey', 'UPDATE', 2), (124, 'Raul', 'Puebla', 'UPDATE', 2), (125, 'Ann', 'Leon', 'INSERT', 1)");
+    List<Map<String, Long>> figures = new ArrayList<>();
+    List<String> stateScans = stateScans(p, () -> {
+      UpdateResult second = p.run();
+      assertTrue(second.succeeded(), () -> second.flows().toString());
+      figures.add(second.flows().get(0).kindMetrics());
+    });
+    assertEquals(List.of("[123,Isabel,Monterrey]", "[124,Raul,Puebla]", "[125,Ann,Leon]"),
+        p.rows("SELECT * FROM users_scd1 ORDER BY userId"));
+    assertTrue(!stateScans.isEmpty() && stateScans.stream().noneMatch(scan -> scan.contains("__sluice_values")),
+        () -> "the state's scans: " + stateScans);
+    assertEquals(2L, figures.get(0).get("target_rows_updated"), figures::toString);
+    assertEquals(1L, figures.get(0).get("target_rows_inserted"), figures::toString);
+    assertEquals(List.of("[123,Monterrey,update_postimage]", "[123,Monterrey,update_preimage]"),
+        p.rows("SELECT * FROM scd1_changes WHERE userId = 123 AND _change_type LIKE 'update%' ORDER BY 3"),
+        "an upsert repeating the row's values is an update");
+
+    // 124 at sequence 2 again: the stored event's values decide that this one is the same, so ignored.
+    insert(p, "(124, 'Raul', 'Puebla', 'UPDATE', 2)");
+    List<String> tiedScans = stateScans(p, () -> {
+      UpdateResult again = p.run();
+      assertTrue(again.succeeded(), () -> again.flows().toString());
+      assertEquals(1L, again.flows().get(0).kindMetrics().get("num_ignored_events"));
+      assertEquals(0L, again.flows().get(0).kindMetrics().get("target_rows_updated"));
+    });
+    assertTrue(tiedScans.stream().anyMatch(scan -> scan.contains("__sluice_values")), () -> "the state's scans: " + tiedScans);
+    assertEquals(List.of("[124,Raul,Puebla]"), p.rows("SELECT * FROM users_scd1 WHERE userId = 124"));
+  }
+
+  /** What the queries that {@code work} runs read of an AUTO CDC state table: the read schema of each scan. */
+  private static List<String> stateScans(TestPipeline p, Runnable work) {
+    List<String> scans = Collections.synchronizedList(new ArrayList<>());
+    SparkListener listener = new SparkListener() {
+      @Override
+      public void onOtherEvent(SparkListenerEvent event) {
+        if (event instanceof SparkListenerSQLExecutionStart start) {
+          // The plan as EXPLAIN FORMATTED gives it: a block of lines per node, a blank line between.
+          for (String node : start.physicalPlanDescription().split("\n\n")) {
+            if (node.contains(".auto-cdc-state]") && node.contains("ReadSchema: ")) {
+              scans.add(node.substring(node.indexOf("ReadSchema: ")).lines().findFirst().orElseThrow());
+            }
+          }
+        }
+      }
+    };
+    p.spark().sparkContext().addSparkListener(listener);
+    try {
+      work.run();
+      p.spark().sparkContext().listenerBus().waitUntilEmpty();
+    } catch (TimeoutException e) {
+      throw new IllegalStateException(e);
+    } finally {
+      p.spark().sparkContext().removeSparkListener(listener);
+    }
+    return List.copyOf(scans);
   }
 
   @Test
