@@ -49,7 +49,8 @@ import org.apache.spark.sql.types.StructField;
  * the events the state store holds for the same keys and replayed in sequence order into the
  * rows those keys should have; the stored events alone replay into the rows they have now.
  * One commit of only what differs ({@link KeyedDiff#write}; an append, when that is only new
- * rows) brings the target there, and the batch's new events are appended to the store.
+ * rows) brings the target there, and the batch's new events are appended to the store. Where a
+ * key's last event decides its row, a row differs when that event is new.
  *
  * <p>Exactly-once: the target's write and the store's append are the batch's two commits in its
  * {@link BatchLog}, the target's first. The replay depends only on the store and the batch,
@@ -64,6 +65,11 @@ import org.apache.spark.sql.types.StructField;
  * delivered again, a rival) is planned again with them, since their values decide which stays.
  */
 public final class AutoCdcSink implements BatchSink {
+  /**
+   * What tells a key's row changed where its last event decides it: that event's sequence and
+   * whether the batch brought it. An upsert that repeats the row's values changes it too.
+   */
+  private static final List<String> WINNER = List.of(SEQ, CdcEvents.NOT_STORED);
   private final FlowRun run;
   private final String table;
   private final BatchLog log;
@@ -124,10 +130,13 @@ public final class AutoCdcSink implements BatchSink {
     SparkSession session = rows.sparkSession();
     DeltaTarget target = DeltaTarget.table(run.target().name());
     BatchCommits commits = log.begin(session, batchId, List.of(target, store.target()));
-    try (Persisted persisted = new Persisted()) {
-      Changes unread = BatchSettings.forPlanning(session, () -> changes(rows, rowCount, persisted, false));
-      Changes changes = !events.lastEventDecides() || unread.counts().tied() == 0 ? unread
-          : BatchSettings.forPlanning(session, () -> changes(rows, rowCount, persisted, true));
+    try (Persisted firstPlan = new Persisted(); Persisted withValues = new Persisted()) {
+      Changes planned = BatchSettings.forPlanning(session, () -> changes(rows, rowCount, firstPlan, false));
+      if (events.lastEventDecides() && planned.counts().tied() > 0) {
+        firstPlan.close();
+        planned = BatchSettings.forPlanning(session, () -> changes(rows, rowCount, withValues, true));
+      }
+      Changes changes = planned;
       Counts counts = changes.counts();
       warnAboutRivals(counts.rivalKeys(), batchId);
       if (counts.targetChanges() > 0) {
@@ -172,6 +181,8 @@ public final class AutoCdcSink implements BatchSink {
   }
 
   /**
+   * What the batch changes in the target and the store, planned and counted (one Spark job).
+   *
    * @param readValues whether to read the stored events' values where the last event decides
    *     a key's row ({@link CdcEvents#lastEventDecides}): only when events of the batch meet
    *     stored ones at a key and sequence ({@link Counts#tied}), where their values decide
@@ -220,12 +231,6 @@ public final class AutoCdcSink implements BatchSink {
         deduped.where(col(CdcEvents.TIED)));
     return new Changes(targetChanges, scope.on(col("t", firstKey)), newEvents, counts, truncation.isNew(), firstEvents);
   }
-
-  /**
-   * What tells a key's row changed where its last event decides it: that event's sequence and
-   * whether the batch brought it. An upsert that repeats the row's values changes it too.
-   */
-  private static final List<String> WINNER = List.of(SEQ, CdcEvents.NOT_STORED);
 
   private CdcReplay replay(Dataset<Row> events) {
     return mode.scdType().keepsHistory() ? CdcReplay.scd2(events, columns) : CdcReplay.scd1(events, columns);

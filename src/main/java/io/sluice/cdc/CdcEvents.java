@@ -43,7 +43,8 @@ final class CdcEvents {
   static final String RIVALLED = "__sluice_rivalled";
   /**
    * Set by {@link #dedupeNotingRivals} on each kept event: true when the store does not hold it
-   * (the same key, sequence, operation and values), so the batch must append it.
+   * (the same key, sequence, operation and values), so the batch must append it. Read without the
+   * stored values, an event of the batch wins every {@link #TIED} pair: only where none is tied.
    */
   static final String NOT_STORED = "__sluice_not_stored";
   /**
@@ -82,7 +83,8 @@ final class CdcEvents {
 
   /**
    * Whether a key's last event alone decides its row (SCD type 1 without IGNORE NULL UPDATES):
-   * then a batch reads only the stored events' keys, sequences and operations, not their values.
+   * then a batch reads only the stored events' keys, sequences and operations, not their values,
+   * unless some of its events are {@link #TIED} with stored ones.
    */
   boolean lastEventDecides() {
     return !mode.scdType().keepsHistory() && columns.ignoreNull().isEmpty();

@@ -24,7 +24,7 @@ import org.apache.spark.sql.types.StructType;
 /**
  * Brings some rows of a Delta table from a known "before" to an "after" with one commit that
  * sends only what differs: rows to insert, to update and to delete, matched on columns that
- * identify a row. Rows that stay the same are not rewritten. Where the table takes a MERGE, each
+ * identify a row. Rows whose compared columns stay the same are not rewritten. Where the table takes a MERGE, each
  * target row meets at most one change, so the MERGE cannot see several source rows match one.
  */
 final class KeyedDiff {
@@ -37,8 +37,9 @@ final class KeyedDiff {
   private KeyedDiff() {}
 
   /**
-   * The changes from {@code before} to {@code after} (both with the table's columns), as
-   * the after-row (the before-row for a delete) plus {@link #ACTION}.
+   * The changes from {@code before} to {@code after} (both with the same columns: the table's,
+   * and any that only tell a change), as the after-row (the before-row for a delete) plus
+   * {@link #ACTION}.
    *
    * @param match the columns that identify a row (NULL matches NULL)
    * @param compared the columns whose difference makes an update

@@ -16,8 +16,10 @@ public final class Persisted implements AutoCloseable {
     return cached;
   }
 
+  /** Releases the datasets kept so far; may be called before the end, and again. */
   @Override
   public void close() {
     datasets.forEach(Dataset::unpersist);
+    datasets.clear();
   }
 }
