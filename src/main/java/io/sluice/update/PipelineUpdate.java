@@ -41,8 +41,14 @@ public final class PipelineUpdate {
   private final Checkpoints checkpoints;
   private final StopSignal stop;
 
+  /**
+   * @param spark the caller's session: the update runs in a copy of it, which takes its settings,
+   *     so that what the update sets (its temporary views, its current namespace, its settings)
+   *     stays in the update, and pipelines run one after another or side by side in one JVM do
+   *     not see each other's temporary views
+   */
   private PipelineUpdate(SparkSession spark, PipelineSpec spec, StopSignal stop, List<EventListener> listeners) {
-    this.spark = spark;
+    this.spark = ((org.apache.spark.sql.classic.SparkSession) spark).cloneSession();
     this.stop = stop;
     this.spec = spec;
     this.events = new EventLog(spark, spec.storage(), spec.name(), UUID.randomUUID().toString());

@@ -67,6 +67,11 @@ class PipelineUpdateTest {
     assertTrue(p.run().succeeded());
     assertEquals(List.of("[1,x,null]", "[10,Z,other]"), p.rows("SELECT id, v, origin FROM everything"));
     assertEquals(List.of("[1,landing]", "[10,other]"), p.rows("SELECT * FROM tagged"));
+    assertFalse(p.spark().catalog().tableExists("first_source"),
+        "a pipeline's temporary view stays in its update: the caller's session does not see it");
+    p.spark().sql("CREATE TABLE " + p.database() + ".first_source (name STRING) USING delta");
+    p.spark().sql("INSERT INTO " + p.database() + ".first_source VALUES ('a table of that name')");
+    assertEquals(List.of("[a table of that name]"), p.rows("SELECT * FROM first_source"));
   }
 
   @Test
