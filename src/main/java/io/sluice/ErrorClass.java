@@ -6,7 +6,7 @@ package io.sluice;
  * Spark's own error class (for example {@code TABLE_OR_VIEW_NOT_FOUND}).
  */
 public enum ErrorClass {
-  SPEC_NOT_FOUND("the folder has no `spark-pipeline.yml` (or `.yaml`)"),
+  SPEC_NOT_FOUND("no spec: the folder (or, when none is named, any folder above it) has no `spark-pipeline.yml` (or `.yaml`), or `--spec` names no file"),
   AMBIGUOUS_SPEC("the folder has both `spark-pipeline.yml` and `spark-pipeline.yaml`"),
   SPEC_UNREADABLE("the spec file cannot be read"),
   SPEC_SYNTAX_ERROR("the spec file is not valid YAML"),
@@ -14,6 +14,7 @@ public enum ErrorClass {
   SPEC_MISSING_FIELD("the spec lacks a required field (`name`, `storage`)"),
   SPEC_UNKNOWN_FIELD("the spec has a field Sluice does not know"),
   GLOB_MATCHES_NOTHING("a `libraries` glob matches no file"),
+  UNSUPPORTED_LIBRARY_FILE("a `libraries` glob matches a file Sluice cannot run, such as Python or a notebook (it runs SQL files and Java)"),
   NOT_A_PIPELINE_DEFINITION("a Java library names a class that does not implement `PipelineDefinition`"),
   CLASS_NOT_FOUND("a Java library names a class that is not on the class path"),
   CLASS_NOT_INSTANTIABLE("a Java definition class has no public no-argument constructor"),

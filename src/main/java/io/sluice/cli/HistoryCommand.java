@@ -23,12 +23,12 @@ import picocli.CommandLine.Parameters;
 final class HistoryCommand extends PipelineCommand {
   private static final DateTimeFormatter TIME = DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm:ss").withZone(ZoneId.systemDefault());
 
-  @Parameters(arity = "1..2", paramLabel = "[DIR] TABLE", description = "Pipeline folder (default: current folder), then a table of it.")
+  @Parameters(arity = "1..2", paramLabel = "[DIR] TABLE", description = "Pipeline folder (default: the current folder, or the nearest folder above it with a spec), then a table of it.")
   List<String> arguments;
 
   @Override
   Path dir() {
-    return Path.of(arguments.size() == 2 ? arguments.get(0) : ".");
+    return arguments.size() == 2 ? Path.of(arguments.get(0)) : null;
   }
 
   @Override

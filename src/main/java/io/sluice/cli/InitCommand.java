@@ -7,13 +7,21 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Locale;
+import java.util.Set;
 import java.util.concurrent.Callable;
+import java.util.regex.Matcher;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 
-/** {@code sluice init DIR}: a new pipeline folder with a working sample. */
+/**
+ * {@code sluice init DIR} or {@code sluice init --name NAME} (as Spark's {@code spark-pipelines
+ * init} takes it: the folder NAME under the current one): a new pipeline folder with a working sample.
+ */
 @Command(name = "init", description = "Create a pipeline folder with a spec and a working sample pipeline.")
 final class InitCommand implements Callable<Integer> {
   /** The quickstart example's files, packaged as resources under scaffold/ by the build. */
@@ -24,27 +32,60 @@ final class InitCommand implements Callable<Integer> {
       "data/orders/orders-0002.json",
       "data/orders/orders-0003.json");
 
+  /** Plain words that YAML reads as a boolean or null, not as a string. */
+  private static final Set<String> YAML_WORDS = Set.of("true", "false", "null", "yes", "no", "on", "off", "y", "n");
+
   @Spec CommandSpec command;
 
-  @Parameters(arity = "1", paramLabel = "DIR", description = "The folder to create.")
+  @Parameters(arity = "0..1", paramLabel = "DIR", description = "The folder to create (default: NAME).")
   Path dir;
+
+  @Option(names = "--name", paramLabel = "NAME",
+      description = "The pipeline's name (default: the folder's name); without DIR, also the folder to create.")
+  String name;
 
   @Override
   public Integer call() {
-    Path root = dir.toAbsolutePath().normalize();
+    if (dir == null && name == null) {
+      throw new ParameterException(command.commandLine(), "give the folder to create (DIR), or --name NAME");
+    }
+    if (name != null && name.isBlank()) {
+      throw new ParameterException(command.commandLine(), "--name must not be blank");
+    }
+    Path folder = dir != null ? dir : Path.of(name);
+    Path root = folder.toAbsolutePath().normalize();
     if (Files.exists(root.resolve("spark-pipeline.yml")) || Files.exists(root.resolve("spark-pipeline.yaml"))) {
       command.commandLine().getErr().println(root + " already holds a pipeline; choose another folder");
       return PipelineCommand.FAILED;
     }
-    String name = root.getFileName().toString().replaceAll("[^A-Za-z0-9_]", "_");
+    String pipeline = name != null ? name : root.getFileName().toString().replaceAll("[^A-Za-z0-9_]", "_");
     for (String file : FILES) {
       String text = resource(file);
-      write(root.resolve(file), file.equals("spark-pipeline.yml") ? text.replaceFirst("(?m)^name: .*$", "name: " + name) : text);
+      write(root.resolve(file), file.equals("spark-pipeline.yml")
+          ? text.replaceFirst("(?m)^name: .*$", Matcher.quoteReplacement("name: " + yamlString(pipeline))) : text);
     }
     write(root.resolve(".gitignore"), ".sluice/\n");
-    command.commandLine().getOut().println("created pipeline '" + name + "' in " + root);
-    command.commandLine().getOut().println("next: cd " + SluiceCli.shellWord(dir.toString()) + " && " + SluiceCli.launcher() + " run");
+    command.commandLine().getOut().println("created pipeline '" + pipeline + "' in " + root);
+    command.commandLine().getOut().println("next: cd " + SluiceCli.shellWord(folder.toString()) + " && " + SluiceCli.launcher() + " run");
     return 0;
+  }
+
+  /** {@code text} as a YAML scalar: plain when YAML reads it back as that string, else double-quoted. */
+  private static String yamlString(String text) {
+    if (text.matches("[A-Za-z_][A-Za-z0-9_-]*") && !YAML_WORDS.contains(text.toLowerCase(Locale.ROOT))) {
+      return text;
+    }
+    StringBuilder quoted = new StringBuilder("\"");
+    text.codePoints().forEach(c -> {
+      if (c == '"' || c == '\\') {
+        quoted.append('\\').appendCodePoint(c);
+      } else if (c < 0x20) {
+        quoted.append(String.format("\\u%04x", c));
+      } else {
+        quoted.appendCodePoint(c);
+      }
+    });
+    return quoted.append('"').toString();
   }
 
   private static String resource(String file) {

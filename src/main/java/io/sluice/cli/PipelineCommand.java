@@ -19,10 +19,11 @@ import org.apache.spark.sql.Row;
 import org.apache.spark.sql.SparkSession;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
+import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Spec;
 
 /**
- * What the commands that open a pipeline share: the folder argument, {@code --verbose},
+ * What the commands that open a pipeline share: the folder argument or {@code --spec}, {@code --verbose},
  * the lock, the Spark session, and turning errors into one clear line and an exit code.
  */
 abstract class PipelineCommand implements Callable<Integer> {
@@ -30,6 +31,10 @@ abstract class PipelineCommand implements Callable<Integer> {
 
   @Option(names = "--verbose", description = "Show Spark's warnings and stack traces.")
   boolean verbose;
+
+  @Option(names = "--spec", paramLabel = "FILE",
+      description = "The pipeline's spec file, of any name, instead of its folder (as spark-pipelines takes it).")
+  Path specFile;
 
   @Spec CommandSpec command;
 
@@ -44,8 +49,12 @@ abstract class PipelineCommand implements Callable<Integer> {
       Configurator.setRootLevel(Level.WARN);
     }
     Path dir = dir();
+    if (dir != null && specFile != null) {
+      throw new ParameterException(command.commandLine(), "give the pipeline folder or --spec, not both");
+    }
     try {
-      PipelineSpec spec = SpecLoader.load(dir);
+      PipelineSpec spec = specFile != null ? SpecLoader.loadFile(specFile)
+          : dir != null ? SpecLoader.load(dir) : SpecLoader.find(Path.of(""));
       ServiceCheck.verify(spec);
       StorageCheck.verify(spec);
       PipelineLock lock;
@@ -72,7 +81,7 @@ abstract class PipelineCommand implements Callable<Integer> {
         }
       }
     } catch (SluiceException e) {
-      return fail(e, e.userMessage(hint(e, dir)));
+      return fail(e, e.userMessage(hint(e, dir == null ? Path.of(".") : dir)));
     } catch (Exception e) {
       return fail(e, "error: " + io.sluice.graph.SparkErrors.firstLine(e));
     }
@@ -86,7 +95,10 @@ abstract class PipelineCommand implements Callable<Integer> {
     return "";
   }
 
-  /** The pipeline folder the command works on. */
+  /**
+   * The pipeline folder the command names; null when it names none, and the pipeline is then the
+   * one the current folder is in ({@link SpecLoader#find}).
+   */
   abstract Path dir();
 
   abstract int run(PipelineSpec spec, SparkSession spark);

@@ -26,7 +26,7 @@ final class QueryCommand extends PipelineCommand {
   @Option(names = "--format", defaultValue = "table", description = "table, csv or json (JSON Lines).")
   ResultPrinter.Format format;
 
-  @Parameters(arity = "1..*", paramLabel = "[DIR] SQL", description = "Pipeline folder (default: current folder), then "
+  @Parameters(arity = "1..*", paramLabel = "[DIR] SQL", description = "Pipeline folder (default: the current folder, or the nearest folder above it with a spec), then "
       + "the statement: quote it, or its words are joined with spaces (and the shell expands an unquoted *).")
   List<String> arguments;
 
@@ -44,7 +44,7 @@ final class QueryCommand extends PipelineCommand {
     if (arguments.size() > 1 && first.contains("/") && !first.contains(" ") && !Files.isDirectory(Path.of(first))) {
       throw new ParameterException(command.commandLine(), "no such pipeline folder: " + first);
     }
-    return Path.of(startsWithFolder() ? first : ".");
+    return startsWithFolder() ? Path.of(first) : null;
   }
 
   private String sql() {

@@ -31,6 +31,12 @@ import java.util.stream.Stream;
 public final class LibraryLoader {
   public static final String DEFAULT_CATALOG = "spark_catalog";
   public static final String DEFAULT_DATABASE = "default";
+  /**
+   * Definition files of other engines (Spark's Python pipelines, notebooks): refused rather than
+   * skipped, since a pipeline that silently lost its definitions would still run. Other files
+   * (a README beside the SQL) are skipped, as before.
+   */
+  private static final List<String> UNSUPPORTED = List.of(".py", ".ipynb", ".scala", ".r", ".dbc");
 
   private LibraryLoader() {}
 
@@ -51,6 +57,11 @@ public final class LibraryLoader {
             SqlDefinitionParser.parse(relative(spec, file), read(file), registry, spec.root());
           } else if (name.endsWith(".jar")) {
             jars.add(file);
+          } else if (UNSUPPORTED.stream().anyMatch(name::endsWith)) {
+            throw new SpecException(ErrorClass.UNSUPPORTED_LIBRARY_FILE, Origin.of(relative(spec, file), 0),
+                "library glob '" + String.join(", ", glob.include()) + "' matches " + relative(spec, file)
+                    + ", which Sluice cannot run: it runs SQL files (.sql) and Java definitions (a jar or a"
+                    + " '- class: NAME' library); write it in SQL or Java, or leave it out with the glob's 'exclude'");
           }
         }
       } else if (library instanceof PipelineSpec.JavaClass javaClass) {

@@ -32,16 +32,50 @@ public final class SpecLoader {
   /** Reads the spec of the pipeline in {@code dir}. */
   public static PipelineSpec load(Path dir) {
     Path root = dir.toAbsolutePath().normalize();
-    List<Path> found = FILE_NAMES.stream().map(root::resolve).filter(Files::isRegularFile).toList();
-    if (found.isEmpty()) {
-      throw new SpecException(ErrorClass.SPEC_NOT_FOUND, Origin.UNKNOWN,
-          "no spark-pipeline.yml in " + root + "; create one with 'sluice init' or pass the pipeline folder");
+    return parse(specIn(root).orElseThrow(() -> new SpecException(ErrorClass.SPEC_NOT_FOUND, Origin.UNKNOWN,
+        "no spark-pipeline.yml in " + root + "; create one with 'sluice init' or pass the pipeline folder")));
+  }
+
+  /**
+   * Reads the spec of the pipeline that {@code start} is in: the spec file of {@code start} or of
+   * the nearest folder above it that has one, as Spark's {@code spark-pipelines} looks for it
+   * when no spec is named.
+   */
+  public static PipelineSpec find(Path start) {
+    Path from = start.toAbsolutePath().normalize();
+    for (Path dir = from; dir != null; dir = dir.getParent()) {
+      Optional<Path> file = specIn(dir);
+      if (file.isPresent()) {
+        return parse(file.get());
+      }
     }
+    throw new SpecException(ErrorClass.SPEC_NOT_FOUND, Origin.UNKNOWN, "no spark-pipeline.yml in " + from
+        + " nor in a folder above it; create one with 'sluice init', pass the pipeline folder or name the spec with --spec");
+  }
+
+  /**
+   * Reads the spec file {@code file}, whatever its name (the {@code --spec} of Spark's
+   * {@code spark-pipelines}); its folder is the pipeline folder, which relative paths in it start from.
+   */
+  public static PipelineSpec loadFile(Path file) {
+    Path spec = file.toAbsolutePath().normalize();
+    if (Files.isDirectory(spec)) {
+      return load(spec);
+    }
+    if (!Files.isRegularFile(spec)) {
+      throw new SpecException(ErrorClass.SPEC_NOT_FOUND, Origin.UNKNOWN, "no spec file " + spec);
+    }
+    return parse(spec);
+  }
+
+  /** The spec file of {@code dir}, if it has one; two spec files are refused. */
+  private static Optional<Path> specIn(Path dir) {
+    List<Path> found = FILE_NAMES.stream().map(dir::resolve).filter(Files::isRegularFile).toList();
     if (found.size() > 1) {
       throw new SpecException(ErrorClass.AMBIGUOUS_SPEC, Origin.UNKNOWN,
-          root + " has both spark-pipeline.yml and spark-pipeline.yaml; keep one");
+          dir + " has both spark-pipeline.yml and spark-pipeline.yaml; keep one");
     }
-    return parse(found.get(0));
+    return found.stream().findFirst();
   }
 
   static PipelineSpec parse(Path specFile) {

@@ -75,6 +75,23 @@ class InitE2E {
         () -> "events shows the dropped rows:\n" + out);
   }
 
+  /**
+   * As with Spark's spark-pipelines: {@code init --name} makes the folder under the current one,
+   * and a command with no folder named finds the spec in the nearest folder above.
+   */
+  @Test
+  void initByNameThenADryRunFromASubfolder() {
+    CommandResult init = Sluice.PROCESS.ok(tmp, "init", "--name", "hello-pipelines");
+    assertTrue(init.stdout().contains("created pipeline 'hello-pipelines' in " + tmp.resolve("hello-pipelines")), init::toString);
+
+    CommandResult dryRun = Sluice.PROCESS.ok(tmp.resolve("hello-pipelines/transformations"), "dry-run");
+    assertTrue(dryRun.stdout().contains("pipeline 'hello-pipelines' is valid"), dryRun::toString);
+
+    CommandResult nowhere = Sluice.PROCESS.run(tmp, "dry-run");
+    assertEquals(1, nowhere.exit(), nowhere::toString);
+    assertTrue(nowhere.stderr().contains("SPEC_NOT_FOUND") && nowhere.stderr().contains("nor in a folder above it"), nowhere::toString);
+  }
+
   /** Runs {@code command} with bash in {@code dir}, as a user would paste it. */
   private static CommandResult shell(Path dir, String command) throws IOException {
     Path out = Files.createTempFile(dir, "out", ".txt");

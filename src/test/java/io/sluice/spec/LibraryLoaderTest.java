@@ -83,6 +83,28 @@ class LibraryLoaderTest {
     assertEquals(List.of("one", "two"), graph.flows().stream().map(f -> f.name().name()).toList());
   }
 
+  /**
+   * A pipeline written for Spark's spark-pipelines may define flows in Python: skipped, they
+   * would leave the pipeline without them and the run would still succeed.
+   */
+  @Test
+  void aPythonOrNotebookDefinitionIsAnErrorNamingTheFile() throws IOException {
+    file("transformations/one.sql", "CREATE MATERIALIZED VIEW one AS SELECT 1 AS x;");
+    file("transformations/two.py", "from pyspark import pipelines as dp\n");
+
+    SluiceException e = loadFails("libraries:\n  - glob:\n      include: transformations/**\n");
+
+    assertEquals("UNSUPPORTED_LIBRARY_FILE", e.errorClass());
+    assertEquals("transformations/two.py", e.origin().source());
+    assertTrue(e.getMessage().contains("matches transformations/two.py, which Sluice cannot run: it runs SQL files (.sql)"
+        + " and Java definitions"), e.getMessage());
+
+    Files.delete(dir.resolve("transformations/two.py"));
+    file("transformations/explore.IPYNB", "{}");
+    assertEquals("UNSUPPORTED_LIBRARY_FILE",
+        loadFails("libraries:\n  - glob:\n      include: transformations/**\n").errorClass());
+  }
+
   /** Spark's own spec loader (Python pathlib) ignores "." segments, so "./dir/*.sql" works there. */
   @Test
   void globStartingWithDotSlash() throws IOException {

@@ -237,6 +237,46 @@ class SpecLoaderTest {
     assertTrue(e.getMessage().contains(dir.toAbsolutePath().normalize().toString()), e.getMessage());
   }
 
+  /** As Spark's spark-pipelines: with no folder named, the spec of the nearest folder upwards. */
+  @Test
+  void findLooksInTheFolderThenInTheFoldersAboveIt() throws IOException {
+    write("spark-pipeline.yaml", "name: outer\nstorage: st\n");
+    Path nested = Files.createDirectories(dir.resolve("transformations/sub"));
+
+    assertEquals("outer", SpecLoader.find(nested).name());
+    assertEquals(dir.toAbsolutePath().normalize(), SpecLoader.find(nested).root());
+
+    Files.writeString(nested.resolve("spark-pipeline.yml"), "name: inner\nstorage: st\n");
+    assertEquals("inner", SpecLoader.find(nested).name());
+  }
+
+  @Test
+  void findWithoutASpecAboveNamesWhereItLooked() throws IOException {
+    Path nested = Files.createDirectories(dir.resolve("a/b"));
+
+    SluiceException e = assertThrows(SluiceException.class, () -> SpecLoader.find(nested));
+
+    assertEquals("SPEC_NOT_FOUND", e.errorClass());
+    assertTrue(e.getMessage().contains(nested.toAbsolutePath().normalize() + " nor in a folder above it"), e.getMessage());
+  }
+
+  /** {@code --spec}: a spec file of any name; relative paths in it start from its own folder, not the working one. */
+  @Test
+  void loadFileTakesAnyNameAndResolvesFromItsFolder() throws IOException {
+    Path folder = Files.createDirectories(dir.resolve("src/pipelines/batch/sql"));
+    Path file = Files.writeString(folder.resolve("spark-pipelines.yaml"), "name: batch\nstorage: storage-root\n");
+
+    PipelineSpec spec = SpecLoader.loadFile(file);
+
+    assertEquals(folder.toAbsolutePath().normalize(), spec.root());
+    assertEquals(folder.resolve("storage-root").toAbsolutePath().normalize(), spec.storage().localFolder());
+    assertEquals("spark-pipelines.yaml", spec.specFile().getFileName().toString());
+
+    SluiceException missing = assertThrows(SluiceException.class, () -> SpecLoader.loadFile(folder.resolve("nope.yaml")));
+    assertEquals("SPEC_NOT_FOUND", missing.errorClass());
+    assertTrue(missing.getMessage().contains("no spec file " + folder.resolve("nope.yaml").toAbsolutePath()), missing.getMessage());
+  }
+
   @Test
   void databaseAndSchemaTogetherIsAnError() throws IOException {
     write("spark-pipeline.yml", "name: p\nstorage: st\ndatabase: a\nschema: b\n");
