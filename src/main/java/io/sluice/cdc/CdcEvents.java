@@ -123,7 +123,7 @@ final class CdcEvents {
     for (String key : keys()) {
       nullKey = nullKey.or(col(key).isNull());
     }
-    // A NULL field of a STRUCT sequence leaves the order as undecided as a NULL sequence (§5.7).
+    // A NULL field of a STRUCT sequence leaves the order as undecided as a NULL sequence (§4.3).
     Column nullSequence = mode.sequence().isNull();
     if (columns.sequenceType() instanceof StructType struct) {
       for (StructField field : struct.fields()) {

@@ -19,7 +19,7 @@ import org.apache.spark.sql.SparkSession;
  * The Delta version of each table a flow that runs once read, kept in its checkpoint
  * ({@code once-input}, JSON: table -> version) before its batch begins. Its attempt after a
  * crash in the middle of the batch reads the same versions, so its commits are of the same rows
- * (SEMANTICS §5.7). Files
+ * (SEMANTICS §7.1). Files
  * read with {@code read_files} and tables of other formats are read as they are.
  */
 final class OnceInput implements TablePins {

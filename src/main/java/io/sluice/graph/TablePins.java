@@ -6,7 +6,7 @@ import org.apache.spark.sql.Row;
 
 /**
  * Fixes the version of each table a flow reads as a batch, so that a run of the flow again
- * after a crash reads the rows its first attempt read (SEMANTICS §5.7: a ONCE flow).
+ * after a crash reads the rows its first attempt read (SEMANTICS §7.1, for a flow that runs once).
  */
 @FunctionalInterface
 public interface TablePins {
