@@ -1,8 +1,8 @@
 package io.sluice;
 
 /**
- * Every error class Sluice reports, with what it means: the one catalog, which the README's
- * error list repeats (a test holds them together). A query that Spark's analyser refuses keeps
+ * Every error class Sluice reports, with what it means: the one catalog, which the error list of
+ * docs/errors.md repeats (a test holds them together). A query that Spark's analyser refuses keeps
  * Spark's own error class (for example {@code TABLE_OR_VIEW_NOT_FOUND}).
  */
 public enum ErrorClass {

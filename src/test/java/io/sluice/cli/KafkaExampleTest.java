@@ -20,8 +20,9 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * {@code examples/kafka} as shipped (SEMANTICS §9), against the tests' broker: its address
- * and topic names are the only words changed. The README's commands produce
- * {@code data/orders.tsv}; here the same records are sent, then a late and a repeated one.
+ * and topic names are the only words changed. The commands of docs/sql.md ("A broker on your
+ * machine") produce {@code data/orders.tsv}; here the same records are sent, then a late and a
+ * repeated one.
  */
 class KafkaExampleTest {
   static final Path EXAMPLE = Path.of("examples/kafka").toAbsolutePath();

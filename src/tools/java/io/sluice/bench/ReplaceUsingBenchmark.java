@@ -74,8 +74,8 @@ public final class ReplaceUsingBenchmark {
     rows(0, rows, 1).writeTo(database + ".updates").using("delta").createOrReplace();
     double seconds = time(() -> PipelineUpdate.run(spark, spec, UpdateOptions.DEFAULT, List.of()));
     // Until a stream's batch after its source's initial snapshot, each restart lists that
-    // snapshot again (see the README): one batch of a key no timed batch touches comes first,
-    // so the timed batches show what a running feed costs.
+    // snapshot again (see "How an update runs" in docs/operations.md): one batch of a key no
+    // timed batch touches comes first, so the timed batches show what a running feed costs.
     append(rows(10 * rows, 1, 1), database + ".updates");
     PipelineUpdate.run(spark, spec, UpdateOptions.DEFAULT, List.of());
     spark.sql("OPTIMIZE " + database + ".bookings");
