@@ -5,8 +5,8 @@ import static org.apache.spark.sql.functions.expr;
 import static org.apache.spark.sql.functions.lit;
 
 import io.delta.tables.DeltaTable;
+import io.sluice.common.SparkErrors;
 import io.sluice.execution.DeltaTarget;
-import io.sluice.graph.SparkErrors;
 import io.sluice.storage.StoragePath;
 import java.time.Duration;
 import java.util.List;

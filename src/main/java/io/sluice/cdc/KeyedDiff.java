@@ -6,6 +6,7 @@ import static org.apache.spark.sql.functions.not;
 import static org.apache.spark.sql.functions.when;
 
 import io.delta.tables.DeltaTable;
+import io.sluice.common.Identifiers;
 import io.sluice.delta.KeyedCommit;
 import io.sluice.execution.ColumnNames;
 import io.sluice.execution.KeyedWrites;
@@ -115,9 +116,9 @@ final class KeyedDiff {
       if (column.equals(ACTION)) {
         continue;
       }
-      all.put(ColumnNames.quote(column), "s." + ColumnNames.quote(column));
+      all.put(Identifiers.quote(column), "s." + Identifiers.quote(column));
       if (!match.contains(column)) {
-        updated.put(ColumnNames.quote(column), "s." + ColumnNames.quote(column));
+        updated.put(Identifiers.quote(column), "s." + Identifiers.quote(column));
       }
     }
     table.as("t").merge(changes.as("s"), on)

@@ -8,6 +8,7 @@ import static org.apache.spark.sql.functions.when;
 
 import io.sluice.ErrorClass;
 import io.sluice.SluiceException;
+import io.sluice.common.Identifiers;
 import io.sluice.execution.BatchLog;
 import io.sluice.execution.BegunBatch;
 import io.sluice.execution.Checkpoints;
@@ -19,7 +20,6 @@ import io.sluice.execution.FlowRun;
 import io.sluice.graph.ChangeFeed;
 import io.sluice.graph.DatasetName;
 import io.sluice.graph.FlowMode;
-import io.sluice.graph.Identifiers;
 import io.sluice.graph.ResolvedFlow;
 import io.sluice.storage.StoragePath;
 import java.util.ArrayList;

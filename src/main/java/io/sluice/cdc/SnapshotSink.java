@@ -8,6 +8,7 @@ import static org.apache.spark.sql.functions.to_json;
 
 import io.sluice.ErrorClass;
 import io.sluice.SluiceException;
+import io.sluice.common.Identifiers;
 import io.sluice.execution.BatchSink;
 import io.sluice.execution.Checkpoints;
 import io.sluice.execution.ColumnNames;
@@ -21,7 +22,6 @@ import io.sluice.execution.TableWriter;
 import io.sluice.execution.Tally;
 import io.sluice.graph.AutoCdcColumns;
 import io.sluice.graph.FlowMode;
-import io.sluice.graph.Identifiers;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;

@@ -2,6 +2,7 @@ package io.sluice.graph;
 
 import io.sluice.ErrorClass;
 import io.sluice.Origin;
+import io.sluice.common.Identifiers;
 import java.util.List;
 import java.util.Optional;
 import java.util.stream.IntStream;

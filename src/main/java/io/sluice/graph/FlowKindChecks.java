@@ -2,6 +2,8 @@ package io.sluice.graph;
 
 import io.sluice.ErrorClass;
 import io.sluice.Origin;
+import io.sluice.common.SparkErrors;
+import io.sluice.common.SparkPlans;
 import org.apache.spark.sql.SparkSession;
 import org.apache.spark.sql.types.StructType;
 

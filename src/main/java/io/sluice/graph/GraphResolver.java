@@ -1,6 +1,9 @@
 package io.sluice.graph;
 
 import io.sluice.ErrorClass;
+import io.sluice.common.Identifiers;
+import io.sluice.common.SparkErrors;
+import io.sluice.common.SparkPlans;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;

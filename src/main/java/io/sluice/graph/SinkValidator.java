@@ -2,6 +2,7 @@ package io.sluice.graph;
 
 import io.sluice.ErrorClass;
 import io.sluice.Origin;
+import io.sluice.common.Identifiers;
 import java.util.Optional;
 import org.apache.spark.sql.SparkSession;
 import org.apache.spark.sql.execution.datasources.DataSource$;

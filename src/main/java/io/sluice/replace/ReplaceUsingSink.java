@@ -8,6 +8,7 @@ import static org.apache.spark.sql.functions.when;
 import io.delta.tables.DeltaTable;
 import io.sluice.ErrorClass;
 import io.sluice.SluiceException;
+import io.sluice.common.Identifiers;
 import io.sluice.execution.BatchCommits;
 import io.sluice.execution.BatchLog;
 import io.sluice.execution.BatchSettings;
@@ -174,7 +175,7 @@ public final class ReplaceUsingSink implements BatchSink {
     }
     Map<String, String> values = new LinkedHashMap<>();
     for (String column : run.targetSchema().fieldNames()) {
-      values.put(ColumnNames.quote(column), "s." + ColumnNames.quote(column));
+      values.put(Identifiers.quote(column), "s." + Identifiers.quote(column));
     }
     Dataset<Row> result = DeltaTable.forName(session, table).as("t")
         .merge(source.as("s"), on)

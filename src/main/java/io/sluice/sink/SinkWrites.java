@@ -1,5 +1,7 @@
 package io.sluice.sink;
 
+import io.sluice.common.SparkErrors;
+import io.sluice.common.SparkPlans;
 import io.sluice.execution.BatchLog;
 import io.sluice.execution.BatchSink;
 import io.sluice.execution.DeltaTarget;
@@ -10,8 +12,6 @@ import io.sluice.graph.DatasetDefinition;
 import io.sluice.graph.DatasetName;
 import io.sluice.graph.ResolvedGraph;
 import io.sluice.graph.SinkDestination;
-import io.sluice.graph.SparkErrors;
-import io.sluice.graph.SparkPlans;
 import io.sluice.kafka.KafkaBrokers;
 import java.util.List;
 import java.util.Map;

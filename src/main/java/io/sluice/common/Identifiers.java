@@ -1,4 +1,4 @@
-package io.sluice.graph;
+package io.sluice.common;
 
 import java.util.Arrays;
 import java.util.Locale;

@@ -1,4 +1,4 @@
-package io.sluice.graph;
+package io.sluice.common;
 
 import java.util.List;
 import org.apache.spark.sql.Dataset;

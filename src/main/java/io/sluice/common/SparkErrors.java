@@ -1,4 +1,4 @@
-package io.sluice.graph;
+package io.sluice.common;
 
 import org.apache.spark.sql.AnalysisException;
 import org.apache.spark.sql.catalyst.parser.ParseException;
