@@ -11,10 +11,10 @@ import org.apache.spark.sql.types.StructField;
 import org.apache.spark.sql.types.StructType;
 
 /** The checks on an AUTO CDC flow that need the whole graph: its target, its source, its neighbours. */
-final class AutoCdcValidator {
+public final class AutoCdcValidator {
   private AutoCdcValidator() {}
 
-  static void validate(ResolvedGraph graph, ResolvedFlow flow, FlowMode.AutoCdc mode) {
+  public static void validate(ResolvedGraph graph, ResolvedFlow flow, FlowMode.AutoCdc mode) {
     Origin origin = flow.definition().origin();
     String name = "AUTO CDC flow '" + flow.name() + "'";
     DatasetDefinition target = streamingTarget(graph, flow, name);

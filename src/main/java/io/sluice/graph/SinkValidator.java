@@ -17,7 +17,7 @@ import org.apache.spark.sql.types.StructType;
  * The checks of a sink and of the flows into it (SEMANTICS §9.1): a format Spark knows, the
  * options it needs, and for Kafka the columns its writer takes.
  */
-final class SinkValidator {
+public final class SinkValidator {
   static final String BOOTSTRAP_SERVERS = "kafka.bootstrap.servers";
   private static final StructType KAFKA_HEADER = new StructType()
       .add("key", DataTypes.StringType).add("value", DataTypes.BinaryType);
@@ -25,7 +25,7 @@ final class SinkValidator {
   private SinkValidator() {}
 
   /** A sink's own definition: its format and options. */
-  static void validateSink(SparkSession spark, DatasetDefinition sink) {
+  public static void validateSink(SparkSession spark, DatasetDefinition sink) {
     if (!(sink.sink().orElseThrow() instanceof SinkDestination.DataSource source)) {
       return;
     }
@@ -54,7 +54,7 @@ final class SinkValidator {
   }
 
   /** A flow into a sink: it streams, and a Kafka sink can write its columns. */
-  static void validateFlow(ResolvedFlow flow, DatasetDefinition sink) {
+  public static void validateFlow(ResolvedFlow flow, DatasetDefinition sink) {
     Origin origin = flow.definition().origin();
     if (!flow.streaming()) {
       throw new GraphException(ErrorClass.FLOW_NOT_STREAMING, origin, "flow '" + flow.name() + "' into sink '"

@@ -4,10 +4,10 @@ import io.sluice.ErrorClass;
 import io.sluice.Origin;
 
 /** The checks on an AUTO CDC FROM SNAPSHOT flow that need the whole graph: its target and the flows it shares it with. */
-final class SnapshotValidator {
+public final class SnapshotValidator {
   private SnapshotValidator() {}
 
-  static void validate(ResolvedGraph graph, ResolvedFlow flow, FlowMode.AutoCdcFromSnapshot mode) {
+  public static void validate(ResolvedGraph graph, ResolvedFlow flow, FlowMode.AutoCdcFromSnapshot mode) {
     Origin origin = flow.definition().origin();
     String name = "AUTO CDC FROM SNAPSHOT flow '" + flow.name() + "'";
     DatasetDefinition target = AutoCdcValidator.streamingTarget(graph, flow, name);

@@ -10,8 +10,8 @@ import io.sluice.execution.StreamingFlowExecutor;
 import io.sluice.execution.ViewExecutor;
 import io.sluice.graph.DatasetType;
 import io.sluice.graph.FlowMode;
-import io.sluice.replace.ReplaceUsingSink;
-import io.sluice.replace.ReplaceWhereExecutor;
+import io.sluice.kinds.replace.ReplaceUsingSink;
+import io.sluice.kinds.replace.ReplaceWhereExecutor;
 import io.sluice.sink.SinkWrites;
 
 /** Chooses the executor of a flow from its kind and its target's type. */

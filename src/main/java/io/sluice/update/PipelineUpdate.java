@@ -75,7 +75,7 @@ public final class PipelineUpdate {
   public static ResolvedGraph validate(SparkSession spark, PipelineSpec spec) {
     DataflowGraph graph = LibraryLoader.load(spec);
     useDefaultNamespace(spark, graph, false);
-    ResolvedGraph resolved = GraphResolver.resolve(spark, graph);
+    ResolvedGraph resolved = GraphResolver.resolve(spark, graph, FlowKindChecks.ALL);
     SinkWrites.checkReachable(resolved);
     return resolved;
   }

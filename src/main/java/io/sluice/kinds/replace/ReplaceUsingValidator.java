@@ -1,10 +1,15 @@
-package io.sluice.graph;
+package io.sluice.kinds.replace;
 
 import io.sluice.ErrorClass;
 import io.sluice.Origin;
 import io.sluice.common.Identifiers;
 import io.sluice.common.SparkErrors;
 import io.sluice.common.SparkPlans;
+import io.sluice.graph.DatasetType;
+import io.sluice.graph.FlowMode;
+import io.sluice.graph.GraphException;
+import io.sluice.graph.ResolvedFlow;
+import io.sluice.graph.ResolvedGraph;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
@@ -15,10 +20,10 @@ import org.apache.spark.sql.types.StructField;
 import org.apache.spark.sql.types.StructType;
 
 /** The checks of SEMANTICS §2.5 on a REPLACE USING flow, each with its own error class. */
-final class ReplaceUsingValidator {
+public final class ReplaceUsingValidator {
   private ReplaceUsingValidator() {}
 
-  static void validate(SparkSession spark, ResolvedGraph graph, ResolvedFlow flow, FlowMode.ReplaceUsing mode) {
+  public static void validate(SparkSession spark, ResolvedGraph graph, ResolvedFlow flow, FlowMode.ReplaceUsing mode) {
     Origin origin = flow.definition().origin();
     String name = "REPLACE USING flow '" + flow.name() + "'";
     if (graph.dataset(flow.target()).type() != DatasetType.STREAMING_TABLE) {

@@ -1,4 +1,4 @@
-package io.sluice.replace;
+package io.sluice.kinds.replace;
 
 import static org.apache.spark.sql.functions.col;
 import static org.apache.spark.sql.functions.lit;

@@ -1,14 +1,38 @@
-package io.sluice.graph;
+package io.sluice.update;
 
 import io.sluice.ErrorClass;
-import io.sluice.Origin;
-import io.sluice.common.SparkErrors;
-import io.sluice.common.SparkPlans;
+import io.sluice.graph.AutoCdcValidator;
+import io.sluice.graph.DatasetDefinition;
+import io.sluice.graph.DatasetType;
+import io.sluice.graph.FlowMode;
+import io.sluice.graph.GraphException;
+import io.sluice.graph.KindChecks;
+import io.sluice.graph.ResolvedFlow;
+import io.sluice.graph.ResolvedGraph;
+import io.sluice.graph.SinkValidator;
+import io.sluice.graph.SnapshotValidator;
+import io.sluice.kinds.replace.ReplaceUsingValidator;
+import io.sluice.kinds.replace.ReplaceWhereValidator;
 import org.apache.spark.sql.SparkSession;
-import org.apache.spark.sql.types.StructType;
 
-/** The checks of SEMANTICS §1.4 that depend on the kind of one resolved flow. */
+/**
+ * The checks of SEMANTICS §1.4 that depend on the kind of one resolved flow: each kind's
+ * checks are in its package, and this chooses them, as {@link FlowPlanner} chooses executors.
+ */
 final class FlowKindChecks implements FlowMode.Visitor<Void> {
+  /** Every kind's checks, and a sink's, for {@link io.sluice.graph.GraphResolver#resolve}. */
+  static final KindChecks ALL = new KindChecks() {
+    @Override
+    public void checkFlow(SparkSession spark, ResolvedGraph graph, ResolvedFlow flow) {
+      flow.definition().mode().accept(new FlowKindChecks(spark, graph, flow));
+    }
+
+    @Override
+    public void checkSink(SparkSession spark, DatasetDefinition sink) {
+      SinkValidator.validateSink(spark, sink);
+    }
+  };
+
   private final SparkSession spark;
   private final ResolvedGraph graph;
   private final ResolvedFlow flow;
@@ -34,19 +58,7 @@ final class FlowKindChecks implements FlowMode.Visitor<Void> {
 
   @Override
   public Void replaceWhere(FlowMode.ReplaceWhere mode) {
-    Origin origin = flow.definition().origin();
-    if (flow.streaming()) {
-      throw new GraphException(ErrorClass.REPLACE_WHERE_STREAMING_SOURCE, origin,
-          "REPLACE WHERE flow '" + flow.name() + "' runs as a batch on every update; read its source without STREAM");
-    }
-    StructType target = graph.schemas().get(flow.target());
-    try {
-      SparkPlans.empty(spark, target, false).where(mode.predicate()).schema();
-    } catch (Exception e) {
-      throw new GraphException(ErrorClass.INVALID_REPLACE_WHERE, origin,
-          "the REPLACE WHERE predicate of flow '" + flow.name() + "' is not valid on '" + flow.target() + "': "
-              + SparkErrors.firstLine(e), e);
-    }
+    ReplaceWhereValidator.validate(spark, graph, flow, mode);
     return null;
   }
 
