@@ -9,10 +9,10 @@ import io.sluice.graph.GraphException;
 import io.sluice.graph.KindChecks;
 import io.sluice.graph.ResolvedFlow;
 import io.sluice.graph.ResolvedGraph;
-import io.sluice.graph.SinkValidator;
 import io.sluice.graph.SnapshotValidator;
 import io.sluice.kinds.replace.ReplaceUsingValidator;
 import io.sluice.kinds.replace.ReplaceWhereValidator;
+import io.sluice.kinds.sink.SinkValidator;
 import org.apache.spark.sql.SparkSession;
 
 /**

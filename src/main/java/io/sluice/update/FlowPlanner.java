@@ -12,7 +12,7 @@ import io.sluice.graph.DatasetType;
 import io.sluice.graph.FlowMode;
 import io.sluice.kinds.replace.ReplaceUsingSink;
 import io.sluice.kinds.replace.ReplaceWhereExecutor;
-import io.sluice.sink.SinkWrites;
+import io.sluice.kinds.sink.SinkWrites;
 
 /** Chooses the executor of a flow from its kind and its target's type. */
 final class FlowPlanner implements FlowMode.Visitor<FlowExecutor> {

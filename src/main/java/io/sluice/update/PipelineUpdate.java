@@ -14,7 +14,7 @@ import io.sluice.graph.DatasetName;
 import io.sluice.graph.GraphResolver;
 import io.sluice.graph.ResolvedFlow;
 import io.sluice.graph.ResolvedGraph;
-import io.sluice.sink.SinkWrites;
+import io.sluice.kinds.sink.SinkWrites;
 import io.sluice.spec.LibraryLoader;
 import io.sluice.spec.PipelineSpec;
 import io.sluice.storage.StoragePath;

@@ -1,4 +1,4 @@
-package io.sluice.sink;
+package io.sluice.kinds.sink;
 
 import io.sluice.common.SparkErrors;
 import io.sluice.common.SparkPlans;

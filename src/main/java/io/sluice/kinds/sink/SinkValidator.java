@@ -1,8 +1,12 @@
-package io.sluice.graph;
+package io.sluice.kinds.sink;
 
 import io.sluice.ErrorClass;
 import io.sluice.Origin;
 import io.sluice.common.Identifiers;
+import io.sluice.graph.DatasetDefinition;
+import io.sluice.graph.GraphException;
+import io.sluice.graph.ResolvedFlow;
+import io.sluice.graph.SinkDestination;
 import java.util.Optional;
 import org.apache.spark.sql.SparkSession;
 import org.apache.spark.sql.execution.datasources.DataSource$;
