@@ -1,7 +1,6 @@
 package io.sluice.update;
 
 import io.sluice.ErrorClass;
-import io.sluice.graph.AutoCdcValidator;
 import io.sluice.graph.DatasetDefinition;
 import io.sluice.graph.DatasetType;
 import io.sluice.graph.FlowMode;
@@ -9,7 +8,8 @@ import io.sluice.graph.GraphException;
 import io.sluice.graph.KindChecks;
 import io.sluice.graph.ResolvedFlow;
 import io.sluice.graph.ResolvedGraph;
-import io.sluice.graph.SnapshotValidator;
+import io.sluice.kinds.autocdc.AutoCdcValidator;
+import io.sluice.kinds.autocdc.SnapshotValidator;
 import io.sluice.kinds.replace.ReplaceUsingValidator;
 import io.sluice.kinds.replace.ReplaceWhereValidator;
 import io.sluice.kinds.sink.SinkValidator;

@@ -1,8 +1,15 @@
-package io.sluice.graph;
+package io.sluice.kinds.autocdc;
 
 import io.sluice.ErrorClass;
 import io.sluice.Origin;
 import io.sluice.common.Identifiers;
+import io.sluice.graph.AutoCdcColumns;
+import io.sluice.graph.DatasetDefinition;
+import io.sluice.graph.DatasetType;
+import io.sluice.graph.FlowMode;
+import io.sluice.graph.GraphException;
+import io.sluice.graph.ResolvedFlow;
+import io.sluice.graph.ResolvedGraph;
 import java.util.List;
 import java.util.Optional;
 import java.util.stream.IntStream;

@@ -1,4 +1,4 @@
-package io.sluice.cdc;
+package io.sluice.kinds.autocdc;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;

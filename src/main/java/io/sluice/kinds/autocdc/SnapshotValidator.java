@@ -1,7 +1,13 @@
-package io.sluice.graph;
+package io.sluice.kinds.autocdc;
 
 import io.sluice.ErrorClass;
 import io.sluice.Origin;
+import io.sluice.graph.AutoCdcColumns;
+import io.sluice.graph.DatasetDefinition;
+import io.sluice.graph.FlowMode;
+import io.sluice.graph.GraphException;
+import io.sluice.graph.ResolvedFlow;
+import io.sluice.graph.ResolvedGraph;
 
 /** The checks on an AUTO CDC FROM SNAPSHOT flow that need the whole graph: its target and the flows it shares it with. */
 public final class SnapshotValidator {

@@ -1,4 +1,4 @@
-package io.sluice.cdc;
+package io.sluice.kinds.autocdc;
 
 import static io.sluice.execution.ColumnNames.col;
 import static org.apache.spark.sql.functions.count;

@@ -1,4 +1,4 @@
-package io.sluice.cdc;
+package io.sluice.kinds.autocdc;
 
 import io.sluice.ErrorClass;
 import io.sluice.SluiceException;

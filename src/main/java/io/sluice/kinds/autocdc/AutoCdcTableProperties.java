@@ -1,6 +1,8 @@
-package io.sluice.graph;
+package io.sluice.kinds.autocdc;
 
 import io.sluice.ErrorClass;
+import io.sluice.graph.DatasetDefinition;
+import io.sluice.graph.GraphException;
 import java.time.Duration;
 
 /** The table properties that tune an AUTO CDC target. */

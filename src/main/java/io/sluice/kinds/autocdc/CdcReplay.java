@@ -1,11 +1,11 @@
-package io.sluice.cdc;
+package io.sluice.kinds.autocdc;
 
-import static io.sluice.cdc.CdcEvents.DELETE;
-import static io.sluice.cdc.CdcEvents.OP;
-import static io.sluice.cdc.CdcEvents.SEQ;
-import static io.sluice.cdc.CdcEvents.UPSERT;
-import static io.sluice.cdc.CdcEvents.VALUES;
 import static io.sluice.execution.ColumnNames.col;
+import static io.sluice.kinds.autocdc.CdcEvents.DELETE;
+import static io.sluice.kinds.autocdc.CdcEvents.OP;
+import static io.sluice.kinds.autocdc.CdcEvents.SEQ;
+import static io.sluice.kinds.autocdc.CdcEvents.UPSERT;
+import static io.sluice.kinds.autocdc.CdcEvents.VALUES;
 import static org.apache.spark.sql.functions.lag;
 import static org.apache.spark.sql.functions.last;
 import static org.apache.spark.sql.functions.lead;

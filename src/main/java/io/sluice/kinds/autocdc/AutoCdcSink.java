@@ -1,11 +1,11 @@
-package io.sluice.cdc;
+package io.sluice.kinds.autocdc;
 
-import static io.sluice.cdc.CdcEvents.OP;
-import static io.sluice.cdc.CdcEvents.RECORDED_AT;
-import static io.sluice.cdc.CdcEvents.SEQ;
-import static io.sluice.cdc.CdcEvents.TRUNCATE;
-import static io.sluice.cdc.CdcEvents.VALUES;
 import static io.sluice.execution.ColumnNames.col;
+import static io.sluice.kinds.autocdc.CdcEvents.OP;
+import static io.sluice.kinds.autocdc.CdcEvents.RECORDED_AT;
+import static io.sluice.kinds.autocdc.CdcEvents.SEQ;
+import static io.sluice.kinds.autocdc.CdcEvents.TRUNCATE;
+import static io.sluice.kinds.autocdc.CdcEvents.VALUES;
 import static org.apache.spark.sql.functions.current_timestamp;
 import static org.apache.spark.sql.functions.lit;
 import static org.apache.spark.sql.functions.max;
@@ -29,7 +29,6 @@ import io.sluice.execution.TableWriter;
 import io.sluice.execution.Tally;
 import io.sluice.expectations.BatchRequirement;
 import io.sluice.graph.AutoCdcColumns;
-import io.sluice.graph.AutoCdcTableProperties;
 import io.sluice.graph.FlowMode;
 import java.time.Clock;
 import java.time.Duration;

@@ -1,4 +1,4 @@
-package io.sluice.cdc;
+package io.sluice.kinds.autocdc;
 
 import java.util.Optional;
 

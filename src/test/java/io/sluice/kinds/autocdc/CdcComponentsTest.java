@@ -1,4 +1,4 @@
-package io.sluice.cdc;
+package io.sluice.kinds.autocdc;
 
 import static org.apache.spark.sql.functions.lit;
 import static org.junit.jupiter.api.Assertions.assertEquals;

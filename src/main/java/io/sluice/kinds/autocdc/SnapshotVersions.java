@@ -1,4 +1,4 @@
-package io.sluice.cdc;
+package io.sluice.kinds.autocdc;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
