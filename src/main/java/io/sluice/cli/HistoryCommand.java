@@ -2,11 +2,11 @@ package io.sluice.cli;
 
 import io.sluice.ErrorClass;
 import io.sluice.SluiceException;
+import io.sluice.common.SparkPlans;
 import io.sluice.execution.CommitTag;
 import io.sluice.execution.TableHistory;
 import io.sluice.graph.DataflowGraph;
 import io.sluice.graph.DatasetDefinition;
-import io.sluice.graph.SparkPlans;
 import io.sluice.spec.LibraryLoader;
 import io.sluice.spec.PipelineSpec;
 import java.nio.file.Path;

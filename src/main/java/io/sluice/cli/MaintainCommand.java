@@ -2,10 +2,10 @@ package io.sluice.cli;
 
 import io.sluice.ErrorClass;
 import io.sluice.SluiceException;
+import io.sluice.common.SparkPlans;
 import io.sluice.eventlog.EventLog;
 import io.sluice.graph.DatasetDefinition;
 import io.sluice.graph.ResolvedGraph;
-import io.sluice.graph.SparkPlans;
 import io.sluice.spec.PipelineSpec;
 import io.sluice.update.PipelineUpdate;
 import io.sluice.update.TableMaintenance;

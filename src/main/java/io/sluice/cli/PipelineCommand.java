@@ -83,7 +83,7 @@ abstract class PipelineCommand implements Callable<Integer> {
     } catch (SluiceException e) {
       return fail(e, e.userMessage(hint(e, dir == null ? Path.of(".") : dir)));
     } catch (Exception e) {
-      return fail(e, "error: " + io.sluice.graph.SparkErrors.firstLine(e));
+      return fail(e, "error: " + io.sluice.common.SparkErrors.firstLine(e));
     }
   }
 

@@ -1,8 +1,8 @@
 package io.sluice.cli;
 
+import io.sluice.common.Identifiers;
 import io.sluice.graph.DataflowGraph;
 import io.sluice.graph.DatasetDefinition;
-import io.sluice.graph.Identifiers;
 import io.sluice.session.SparkSessions;
 import io.sluice.spec.LibraryLoader;
 import io.sluice.spec.PipelineSpec;

@@ -3,8 +3,8 @@ package io.sluice.delta;
 import static org.apache.spark.sql.functions.col;
 import static org.apache.spark.sql.functions.lit;
 
+import io.sluice.common.Identifiers;
 import io.sluice.graph.FlowConf;
-import io.sluice.graph.Identifiers;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.ConcurrentModificationException;

@@ -1,6 +1,6 @@
 package io.sluice.execution;
 
-import io.sluice.graph.Identifiers;
+import io.sluice.common.Identifiers;
 import java.util.List;
 import org.apache.spark.sql.Column;
 import org.apache.spark.sql.functions;
@@ -10,19 +10,15 @@ public final class ColumnNames {
   private ColumnNames() {}
 
   public static Column col(String name) {
-    return functions.col(quote(name));
+    return functions.col(Identifiers.quote(name));
   }
 
   /** A column of an aliased DataFrame, or a field of a struct column: {@code alias.`name`}. */
   public static Column col(String alias, String name) {
-    return functions.col(alias + "." + quote(name));
+    return functions.col(alias + "." + Identifiers.quote(name));
   }
 
   public static Column[] cols(List<String> names) {
     return names.stream().map(ColumnNames::col).toArray(Column[]::new);
-  }
-
-  public static String quote(String name) {
-    return Identifiers.quote(name);
   }
 }

@@ -3,7 +3,7 @@ package io.sluice.execution;
 import static org.apache.spark.sql.functions.expr;
 import static org.apache.spark.sql.functions.lit;
 
-import io.sluice.graph.SparkErrors;
+import io.sluice.common.SparkErrors;
 import java.util.function.Supplier;
 import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;

@@ -1,7 +1,7 @@
 package io.sluice.execution;
 
 import io.sluice.SluiceException;
-import io.sluice.graph.SparkErrors;
+import io.sluice.common.SparkErrors;
 import io.sluice.storage.StoragePath;
 import java.util.List;
 import java.util.concurrent.TimeoutException;

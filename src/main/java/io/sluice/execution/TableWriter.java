@@ -3,7 +3,7 @@ package io.sluice.execution;
 import static org.apache.spark.sql.functions.col;
 import static org.apache.spark.sql.functions.lit;
 
-import io.sluice.graph.Identifiers;
+import io.sluice.common.Identifiers;
 import java.util.ArrayList;
 import java.util.List;
 import org.apache.spark.sql.Column;

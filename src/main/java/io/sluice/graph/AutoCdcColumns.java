@@ -2,6 +2,9 @@ package io.sluice.graph;
 
 import io.sluice.ErrorClass;
 import io.sluice.Origin;
+import io.sluice.common.Identifiers;
+import io.sluice.common.SparkErrors;
+import io.sluice.common.SparkPlans;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;

@@ -1,5 +1,6 @@
 package io.sluice.graph;
 
+import io.sluice.common.Identifiers;
 import org.apache.spark.sql.types.DataTypes;
 import org.apache.spark.sql.types.StructType;
 

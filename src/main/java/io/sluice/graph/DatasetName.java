@@ -1,5 +1,6 @@
 package io.sluice.graph;
 
+import io.sluice.common.Identifiers;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;

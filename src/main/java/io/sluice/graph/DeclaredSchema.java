@@ -1,6 +1,7 @@
 package io.sluice.graph;
 
 import io.sluice.ErrorClass;
+import io.sluice.common.SparkErrors;
 import org.apache.spark.sql.types.StructType;
 
 /** Parses a dataset's declared column list with Spark's own DDL parser. */

@@ -1,6 +1,8 @@
 package io.sluice.graph;
 
 import io.sluice.ErrorClass;
+import io.sluice.common.Identifiers;
+import io.sluice.common.SparkPlans;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Optional;

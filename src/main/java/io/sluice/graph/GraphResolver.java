@@ -1,6 +1,9 @@
 package io.sluice.graph;
 
 import io.sluice.ErrorClass;
+import io.sluice.common.Identifiers;
+import io.sluice.common.SparkErrors;
+import io.sluice.common.SparkPlans;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -36,12 +39,13 @@ public final class GraphResolver {
     this.graph = graph;
   }
 
-  public static ResolvedGraph resolve(SparkSession spark, DataflowGraph graph) {
+  /** Resolves and validates {@code graph}; {@code kinds} checks each flow's kind and each sink. */
+  public static ResolvedGraph resolve(SparkSession spark, DataflowGraph graph, KindChecks kinds) {
     GraphValidator.validateStructure(graph);
     GraphResolver resolver = new GraphResolver(spark, graph);
     resolver.resolveAll();
     ResolvedGraph result = new ResolvedGraph(graph, new ArrayList<>(resolver.resolved.values()), resolver.schemas);
-    GraphValidator.validateResolved(spark, result);
+    GraphValidator.validateResolved(spark, result, kinds);
     return result;
   }
 

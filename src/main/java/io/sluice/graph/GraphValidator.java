@@ -2,6 +2,8 @@ package io.sluice.graph;
 
 import io.sluice.ErrorClass;
 import io.sluice.Origin;
+import io.sluice.common.Identifiers;
+import io.sluice.common.SparkErrors;
 import io.sluice.expectations.Expectation;
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -64,8 +66,11 @@ public final class GraphValidator {
     }
   }
 
-  /** Checks on analysed queries: streaming kinds, declared columns, expectations, partitions. */
-  public static void validateResolved(SparkSession spark, ResolvedGraph graph) {
+  /**
+   * Checks on analysed queries: streaming kinds, declared columns, expectations, partitions;
+   * {@code kinds} checks each flow's kind and each sink.
+   */
+  public static void validateResolved(SparkSession spark, ResolvedGraph graph, KindChecks kinds) {
     for (ResolvedFlow flow : graph.flows()) {
       DatasetDefinition target = graph.dataset(flow.target());
       Origin origin = flow.definition().origin();
@@ -78,7 +83,7 @@ public final class GraphValidator {
       if (target.type().isTable()) {
         refuseNamesDeltaCannotStore(flow, target);
       }
-      flow.definition().mode().accept(new FlowKindChecks(spark, graph, flow));
+      kinds.checkFlow(spark, graph, flow);
       if (target.type() == DatasetType.MATERIALIZED_VIEW && flow.streaming()) {
         throw new GraphException(ErrorClass.STREAMING_QUERY_IN_MATERIALIZED_VIEW, origin,
             "materialized view '" + target.name()
@@ -97,7 +102,7 @@ public final class GraphValidator {
     }
     for (DatasetDefinition dataset : graph.graph().datasets().values()) {
       if (dataset.type() == DatasetType.SINK) {
-        SinkValidator.validateSink(spark, dataset);
+        kinds.checkSink(spark, dataset);
       }
       if (!dataset.type().isTable()) {
         continue;

@@ -2,9 +2,9 @@ package io.sluice.sql;
 
 import io.sluice.ErrorClass;
 import io.sluice.Origin;
+import io.sluice.common.SparkErrors;
+import io.sluice.common.SparkPlans;
 import io.sluice.graph.GraphException;
-import io.sluice.graph.SparkErrors;
-import io.sluice.graph.SparkPlans;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;

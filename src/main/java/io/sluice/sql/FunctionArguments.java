@@ -2,8 +2,8 @@ package io.sluice.sql;
 
 import io.sluice.ErrorClass;
 import io.sluice.Origin;
+import io.sluice.common.SparkErrors;
 import io.sluice.graph.GraphException;
-import io.sluice.graph.SparkErrors;
 import java.util.Locale;
 import org.apache.spark.sql.SparkSession;
 import org.apache.spark.sql.catalyst.expressions.Expression;

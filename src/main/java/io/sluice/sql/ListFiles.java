@@ -2,9 +2,9 @@ package io.sluice.sql;
 
 import io.sluice.ErrorClass;
 import io.sluice.Origin;
+import io.sluice.common.SparkPlans;
 import io.sluice.graph.GraphException;
 import io.sluice.graph.PipelinePaths;
-import io.sluice.graph.SparkPlans;
 import java.io.FileNotFoundException;
 import java.io.IOException;
 import java.nio.file.Path;

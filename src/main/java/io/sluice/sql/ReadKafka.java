@@ -1,9 +1,9 @@
 package io.sluice.sql;
 
 import io.sluice.Origin;
+import io.sluice.common.SparkPlans;
 import io.sluice.graph.FlowResolution;
 import io.sluice.graph.GraphException;
-import io.sluice.graph.SparkPlans;
 import io.sluice.kafka.KafkaBrokers;
 import java.util.ArrayList;
 import java.util.Iterator;

@@ -15,8 +15,8 @@ import static org.apache.spark.sql.functions.struct;
 import static org.apache.spark.sql.functions.to_json;
 import static org.apache.spark.sql.functions.when;
 
+import io.sluice.common.Identifiers;
 import io.sluice.expectations.BatchQuality;
-import io.sluice.graph.Identifiers;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;

@@ -5,8 +5,8 @@ import static org.apache.spark.sql.functions.lit;
 
 import io.sluice.ErrorClass;
 import io.sluice.Origin;
+import io.sluice.common.SparkPlans;
 import io.sluice.graph.GraphException;
-import io.sluice.graph.SparkPlans;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;

@@ -2,11 +2,11 @@ package io.sluice.sql;
 
 import io.sluice.ErrorClass;
 import io.sluice.Origin;
+import io.sluice.common.SparkErrors;
+import io.sluice.common.SparkPlans;
 import io.sluice.graph.FlowQuery;
 import io.sluice.graph.FlowResolution;
 import io.sluice.graph.GraphException;
-import io.sluice.graph.SparkErrors;
-import io.sluice.graph.SparkPlans;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;

@@ -1,8 +1,8 @@
 package io.sluice.update;
 
 import io.sluice.SluiceException;
+import io.sluice.common.SparkErrors;
 import io.sluice.eventlog.FlowState;
-import io.sluice.graph.SparkErrors;
 import java.time.Duration;
 import java.util.Map;
 import java.util.Optional;

@@ -1,7 +1,5 @@
 package io.sluice.update;
 
-import io.sluice.cdc.AutoCdcSink;
-import io.sluice.cdc.SnapshotFlowExecutor;
 import io.sluice.execution.Checkpoints;
 import io.sluice.execution.FlowExecutor;
 import io.sluice.execution.MaterializedViewExecutor;
@@ -10,9 +8,11 @@ import io.sluice.execution.StreamingFlowExecutor;
 import io.sluice.execution.ViewExecutor;
 import io.sluice.graph.DatasetType;
 import io.sluice.graph.FlowMode;
-import io.sluice.replace.ReplaceUsingSink;
-import io.sluice.replace.ReplaceWhereExecutor;
-import io.sluice.sink.SinkWrites;
+import io.sluice.kinds.autocdc.AutoCdcSink;
+import io.sluice.kinds.autocdc.SnapshotFlowExecutor;
+import io.sluice.kinds.replace.ReplaceUsingSink;
+import io.sluice.kinds.replace.ReplaceWhereExecutor;
+import io.sluice.kinds.sink.SinkWrites;
 
 /** Chooses the executor of a flow from its kind and its target's type. */
 final class FlowPlanner implements FlowMode.Visitor<FlowExecutor> {

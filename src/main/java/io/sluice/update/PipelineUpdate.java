@@ -1,5 +1,7 @@
 package io.sluice.update;
 
+import io.sluice.common.Identifiers;
+import io.sluice.common.SparkErrors;
 import io.sluice.eventlog.EventLevel;
 import io.sluice.eventlog.EventListener;
 import io.sluice.eventlog.EventLog;
@@ -10,11 +12,9 @@ import io.sluice.graph.DataflowGraph;
 import io.sluice.graph.DatasetDefinition;
 import io.sluice.graph.DatasetName;
 import io.sluice.graph.GraphResolver;
-import io.sluice.graph.Identifiers;
 import io.sluice.graph.ResolvedFlow;
 import io.sluice.graph.ResolvedGraph;
-import io.sluice.graph.SparkErrors;
-import io.sluice.sink.SinkWrites;
+import io.sluice.kinds.sink.SinkWrites;
 import io.sluice.spec.LibraryLoader;
 import io.sluice.spec.PipelineSpec;
 import io.sluice.storage.StoragePath;
@@ -75,7 +75,7 @@ public final class PipelineUpdate {
   public static ResolvedGraph validate(SparkSession spark, PipelineSpec spec) {
     DataflowGraph graph = LibraryLoader.load(spec);
     useDefaultNamespace(spark, graph, false);
-    ResolvedGraph resolved = GraphResolver.resolve(spark, graph);
+    ResolvedGraph resolved = GraphResolver.resolve(spark, graph, FlowKindChecks.ALL);
     SinkWrites.checkReachable(resolved);
     return resolved;
   }

@@ -2,11 +2,11 @@ package io.sluice.update;
 
 import io.sluice.ErrorClass;
 import io.sluice.SluiceException;
+import io.sluice.common.SparkPlans;
 import io.sluice.graph.DatasetDefinition;
 import io.sluice.graph.DatasetName;
 import io.sluice.graph.ResolvedFlow;
 import io.sluice.graph.ResolvedGraph;
-import io.sluice.graph.SparkPlans;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;

@@ -1,10 +1,10 @@
 package io.sluice.update;
 
+import io.sluice.common.Identifiers;
 import io.sluice.eventlog.EventLevel;
 import io.sluice.eventlog.EventLog;
 import io.sluice.eventlog.EventType;
 import io.sluice.execution.Checkpoints;
-import io.sluice.execution.ColumnNames;
 import io.sluice.execution.DeltaTarget;
 import io.sluice.graph.DatasetDefinition;
 import io.sluice.graph.DatasetName;
@@ -100,7 +100,7 @@ public final class TableMaintenance {
     DeltaTarget target = DeltaTarget.table(table.name());
     Optional<String> zOrder = Optional.ofNullable(table.properties().get(DatasetDefinition.Z_ORDER_COLUMNS)).map(String::trim).filter(s -> !s.isEmpty());
     String zOrderBy = zOrder.map(cols -> " ZORDER BY (" + List.of(cols.split(",")).stream().map(String::trim)
-        .map(ColumnNames::quote).collect(Collectors.joining(", ")) + ")").orElse("");
+        .map(Identifiers::quote).collect(Collectors.joining(", ")) + ")").orElse("");
     run(table.name().name(), table.name().name(), target, table.name().quoted(), zOrderBy);
     StoragePath state = checkpoints.autoCdcState(table.name());
     if (state.isDeltaTable()) {
@@ -111,7 +111,7 @@ public final class TableMaintenance {
 
   private void maintainPath(String label, StoragePath path) {
     if (path.isDeltaTable()) {
-      run(label, null, DeltaTarget.location(path.toString()), "delta.`" + path.toString().replace("`", "``") + "`", "");
+      run(label, null, DeltaTarget.location(path.toString()), "delta." + Identifiers.quote(path.toString()), "");
     }
   }
 

@@ -2,14 +2,13 @@ package io.sluice.update;
 
 import io.sluice.ErrorClass;
 import io.sluice.SluiceException;
+import io.sluice.common.Identifiers;
 import io.sluice.execution.Checkpoints;
-import io.sluice.execution.ColumnNames;
 import io.sluice.execution.DeltaTarget;
 import io.sluice.graph.ChangeFeed;
 import io.sluice.graph.DatasetDefinition;
 import io.sluice.graph.DatasetName;
 import io.sluice.graph.DatasetType;
-import io.sluice.graph.Identifiers;
 import io.sluice.graph.ResolvedFlow;
 import io.sluice.graph.ResolvedGraph;
 import io.sluice.storage.StoragePath;
@@ -177,7 +176,7 @@ final class TableManager {
   }
 
   private static String quotedList(List<String> columns) {
-    return columns.stream().map(ColumnNames::quote).collect(Collectors.joining(", "));
+    return columns.stream().map(Identifiers::quote).collect(Collectors.joining(", "));
   }
 
   private static String literal(String text) {

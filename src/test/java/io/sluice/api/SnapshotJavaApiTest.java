@@ -5,18 +5,32 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.sluice.Origin;
+import io.sluice.graph.DatasetDefinition;
 import io.sluice.graph.GraphException;
 import io.sluice.graph.GraphRegistry;
 import io.sluice.graph.GraphResolver;
+import io.sluice.graph.KindChecks;
+import io.sluice.graph.ResolvedFlow;
+import io.sluice.graph.ResolvedGraph;
 import io.sluice.testing.SharedSpark;
 import io.sluice.testing.SourceLines;
 import java.util.List;
 import java.util.Optional;
 import java.util.UUID;
+import org.apache.spark.sql.SparkSession;
 import org.junit.jupiter.api.Test;
 
 /** The Java API of AUTO CDC FROM SNAPSHOT flows: its checks, before any data is read. */
 class SnapshotJavaApiTest {
+  /** The errors these tests expect come from resolution, before any kind's checks. */
+  private static final KindChecks NO_KIND_CHECKS = new KindChecks() {
+    @Override
+    public void checkFlow(SparkSession spark, ResolvedGraph graph, ResolvedFlow flow) {}
+
+    @Override
+    public void checkSink(SparkSession spark, DatasetDefinition sink) {}
+  };
+
   private final GraphRegistry registry = new GraphRegistry("spark_catalog", "default");
   private final RegisteringPipeline api = new RegisteringPipeline(registry);
 
@@ -50,7 +64,7 @@ class SnapshotJavaApiTest {
         .source(Long.class, (ctx, last) -> Optional.empty())
         .create();
     GraphException e = assertThrows(GraphException.class,
-        () -> GraphResolver.resolve(SharedSpark.session(), registry.toGraph()));
+        () -> GraphResolver.resolve(SharedSpark.session(), registry.toGraph(), NO_KIND_CHECKS));
     assertEquals("SNAPSHOT_FUNCTION_WITHOUT_SCHEMA", e.errorClass());
     assertEquals(Origin.of(SnapshotJavaApiTest.class.getName(), line), e.origin());
     assertTrue(e.getMessage().contains("declare the columns of 't'"), e.getMessage());
@@ -63,7 +77,7 @@ class SnapshotJavaApiTest {
         .source(UUID.class, (ctx, last) -> Optional.empty())
         .create();
     GraphException e = assertThrows(GraphException.class,
-        () -> GraphResolver.resolve(SharedSpark.session(), registry.toGraph()));
+        () -> GraphResolver.resolve(SharedSpark.session(), registry.toGraph(), NO_KIND_CHECKS));
     assertEquals("SNAPSHOT_VERSION_NOT_ORDERABLE", e.errorClass(), e.getMessage());
   }
 

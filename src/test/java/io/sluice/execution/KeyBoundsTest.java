@@ -3,6 +3,7 @@ package io.sluice.execution;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 
+import io.sluice.common.Identifiers;
 import io.sluice.testing.SharedSpark;
 import java.util.List;
 import org.apache.spark.sql.Dataset;
@@ -15,7 +16,7 @@ class KeyBoundsTest {
   private static final String KEY = "order`id.v";
 
   private static Dataset<Row> keys(SparkSession spark, String values) {
-    return spark.sql("SELECT * FROM VALUES " + values + " AS t(" + ColumnNames.quote(KEY) + ")");
+    return spark.sql("SELECT * FROM VALUES " + values + " AS t(" + Identifiers.quote(KEY) + ")");
   }
 
   private static List<Long> selected(Dataset<Row> table, KeyBounds bounds) {
@@ -28,7 +29,7 @@ class KeyBoundsTest {
     SparkSession spark = SharedSpark.session();
     Dataset<Row> table = spark.range(0, 20).toDF(KEY);
     assertEquals(List.of(3L, 7L), selected(table, KeyBounds.of(keys(spark, "(7L), (3L), (7L)"), KEY)));
-    Dataset<Row> withNull = spark.sql("SELECT CAST(NULL AS BIGINT) AS " + ColumnNames.quote(KEY) + " UNION ALL SELECT 5L");
+    Dataset<Row> withNull = spark.sql("SELECT CAST(NULL AS BIGINT) AS " + Identifiers.quote(KEY) + " UNION ALL SELECT 5L");
     KeyBounds bounds = KeyBounds.of(withNull, KEY);
     assertEquals(2, withNull.where(bounds.on(ColumnNames.col(KEY))).count(), "NULL keys are kept too");
   }
@@ -47,7 +48,7 @@ class KeyBoundsTest {
   @Test
   void withinSelectsTheKeysRows() {
     SparkSession spark = SharedSpark.session();
-    Dataset<Row> table = spark.sql("SELECT id AS " + ColumnNames.quote(KEY) + ", id % 3 AS part FROM range(0, 30)"
+    Dataset<Row> table = spark.sql("SELECT id AS " + Identifiers.quote(KEY) + ", id % 3 AS part FROM range(0, 30)"
         + " UNION ALL SELECT NULL, 0");
     Dataset<Row> few = keys(spark, "(7L), (3L)");
     Dataset<Row> exact = KeyBounds.of(few, KEY).within(table, List.of(KEY), few);
@@ -55,10 +56,10 @@ class KeyBoundsTest {
         .as(org.apache.spark.sql.Encoders.LONG()).collectAsList());
     assertFalse(exact.queryExecution().optimizedPlan().toString().contains("Join"), "the IN list alone selects them");
 
-    Dataset<Row> withNull = spark.sql("SELECT CAST(NULL AS BIGINT) AS " + ColumnNames.quote(KEY) + " UNION ALL SELECT 5L");
+    Dataset<Row> withNull = spark.sql("SELECT CAST(NULL AS BIGINT) AS " + Identifiers.quote(KEY) + " UNION ALL SELECT 5L");
     assertEquals(2, KeyBounds.of(withNull, KEY).within(table, List.of(KEY), withNull).count(), "NULL matches NULL");
 
-    Dataset<Row> pairs = spark.sql("SELECT * FROM VALUES (4L, 1L), (5L, 0L) AS k(" + ColumnNames.quote(KEY) + ", part)");
+    Dataset<Row> pairs = spark.sql("SELECT * FROM VALUES (4L, 1L), (5L, 0L) AS k(" + Identifiers.quote(KEY) + ", part)");
     Dataset<Row> composite = KeyBounds.of(pairs, KEY).within(table, List.of(KEY, "part"), pairs);
     assertEquals(List.of(4L), composite.select(ColumnNames.col(KEY)).as(org.apache.spark.sql.Encoders.LONG()).collectAsList(),
         "both key columns match: (5, 0) is not a row of the table");

@@ -1,6 +1,6 @@
 package io.sluice.samples;
 
-import io.sluice.graph.SparkErrors;
+import io.sluice.common.SparkErrors;
 import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
 import org.apache.spark.sql.SparkSession;
