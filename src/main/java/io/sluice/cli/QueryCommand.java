@@ -3,7 +3,6 @@ package io.sluice.cli;
 import io.sluice.ErrorClass;
 import io.sluice.SluiceException;
 import io.sluice.eventlog.EventLog;
-import io.sluice.spec.LibraryLoader;
 import io.sluice.spec.PipelineSpec;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -84,8 +83,8 @@ final class QueryCommand extends PipelineCommand {
   }
 
   private static void useNamespace(SparkSession spark, PipelineSpec spec) {
-    spark.catalog().setCurrentCatalog(spec.catalog().orElse(LibraryLoader.DEFAULT_CATALOG));
-    String database = spec.database().orElse(LibraryLoader.DEFAULT_DATABASE);
+    spark.catalog().setCurrentCatalog(spec.catalog().orElse(PipelineSpec.DEFAULT_CATALOG));
+    String database = spec.database().orElse(PipelineSpec.DEFAULT_DATABASE);
     if (spark.catalog().databaseExists(database)) {
       spark.catalog().setCurrentDatabase(database);
     }

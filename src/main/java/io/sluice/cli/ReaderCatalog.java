@@ -4,9 +4,9 @@ import io.sluice.common.Identifiers;
 import io.sluice.graph.DataflowGraph;
 import io.sluice.graph.DatasetDefinition;
 import io.sluice.session.SparkSessions;
-import io.sluice.spec.LibraryLoader;
 import io.sluice.spec.PipelineSpec;
 import io.sluice.storage.StoragePath;
+import io.sluice.update.LibraryLoader;
 import java.util.Locale;
 import org.apache.spark.sql.SparkSession;
 
@@ -30,7 +30,7 @@ final class ReaderCatalog {
         continue;
       }
       String database = table.name().database().toLowerCase(Locale.ROOT);
-      StoragePath location = (database.equals(LibraryLoader.DEFAULT_DATABASE) ? warehouse : warehouse.resolve(database + ".db"))
+      StoragePath location = (database.equals(PipelineSpec.DEFAULT_DATABASE) ? warehouse : warehouse.resolve(database + ".db"))
           .resolve(table.name().name().toLowerCase(Locale.ROOT));
       if (location.isDeltaTable()) {
         spark.sql("CREATE DATABASE IF NOT EXISTS " + Identifiers.quote(table.name().database()));

@@ -23,6 +23,10 @@ public record PipelineSpec(
     Map<String, String> configuration,
     List<Library> libraries) {
 
+  /** The catalog and the database a spec that names none uses. */
+  public static final String DEFAULT_CATALOG = "spark_catalog";
+  public static final String DEFAULT_DATABASE = "default";
+
   public PipelineSpec {
     configuration = Map.copyOf(configuration);
     libraries = List.copyOf(libraries);

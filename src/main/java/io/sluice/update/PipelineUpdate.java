@@ -15,7 +15,6 @@ import io.sluice.graph.GraphResolver;
 import io.sluice.graph.ResolvedFlow;
 import io.sluice.graph.ResolvedGraph;
 import io.sluice.kinds.sink.SinkWrites;
-import io.sluice.spec.LibraryLoader;
 import io.sluice.spec.PipelineSpec;
 import io.sluice.storage.StoragePath;
 import java.time.Duration;

@@ -1,4 +1,4 @@
-package io.sluice.spec;
+package io.sluice.update;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -15,6 +15,8 @@ import io.sluice.graph.DatasetName;
 import io.sluice.graph.DatasetType;
 import io.sluice.graph.FlowDefinition;
 import io.sluice.graph.GraphValidator;
+import io.sluice.spec.PipelineSpec;
+import io.sluice.spec.SpecLoader;
 import io.sluice.sql.SqlFlowQuery;
 import java.io.IOException;
 import java.nio.file.Files;

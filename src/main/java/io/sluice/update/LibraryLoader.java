@@ -1,4 +1,4 @@
-package io.sluice.spec;
+package io.sluice.update;
 
 import io.sluice.ErrorClass;
 import io.sluice.Origin;
@@ -6,6 +6,8 @@ import io.sluice.api.PipelineDefinition;
 import io.sluice.api.RegisteringPipeline;
 import io.sluice.graph.DataflowGraph;
 import io.sluice.graph.GraphRegistry;
+import io.sluice.spec.PipelineSpec;
+import io.sluice.spec.SpecException;
 import io.sluice.sql.SqlDefinitionParser;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -29,8 +31,6 @@ import java.util.stream.Stream;
  * classpath or from jars the globs match). Needs no Spark session.
  */
 public final class LibraryLoader {
-  public static final String DEFAULT_CATALOG = "spark_catalog";
-  public static final String DEFAULT_DATABASE = "default";
   /**
    * Definition files of other engines (Spark's Python pipelines, notebooks): refused rather than
    * skipped, since a pipeline that silently lost its definitions would still run. Other files
@@ -42,7 +42,7 @@ public final class LibraryLoader {
 
   public static DataflowGraph load(PipelineSpec spec) {
     GraphRegistry registry = new GraphRegistry(
-        spec.catalog().orElse(DEFAULT_CATALOG), spec.database().orElse(DEFAULT_DATABASE));
+        spec.catalog().orElse(PipelineSpec.DEFAULT_CATALOG), spec.database().orElse(PipelineSpec.DEFAULT_DATABASE));
     Set<Path> seen = new HashSet<>();
     List<Path> jars = new ArrayList<>();
     List<String> classes = new ArrayList<>();

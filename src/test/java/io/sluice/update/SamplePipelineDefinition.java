@@ -1,4 +1,4 @@
-package io.sluice.spec;
+package io.sluice.update;
 
 import io.sluice.api.Pipeline;
 import io.sluice.api.PipelineDefinition;
