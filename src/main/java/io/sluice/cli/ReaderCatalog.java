@@ -1,6 +1,7 @@
 package io.sluice.cli;
 
 import io.sluice.common.Identifiers;
+import io.sluice.common.SqlStrings;
 import io.sluice.graph.DataflowGraph;
 import io.sluice.graph.DatasetDefinition;
 import io.sluice.session.SparkSessions;
@@ -34,8 +35,8 @@ final class ReaderCatalog {
           .resolve(table.name().name().toLowerCase(Locale.ROOT));
       if (location.isDeltaTable()) {
         spark.sql("CREATE DATABASE IF NOT EXISTS " + Identifiers.quote(table.name().database()));
-        spark.sql("CREATE TABLE IF NOT EXISTS " + table.name().quoted() + " USING delta LOCATION '"
-            + location.toString().replace("\\", "\\\\").replace("'", "\\'") + "'");
+        spark.sql("CREATE TABLE IF NOT EXISTS " + table.name().quoted() + " USING delta LOCATION "
+            + SqlStrings.literal(location.toString()));
       }
     }
     spark.sql("CREATE DATABASE IF NOT EXISTS " + Identifiers.quote(graph.defaultDatabase()));

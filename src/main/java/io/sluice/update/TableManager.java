@@ -3,6 +3,7 @@ package io.sluice.update;
 import io.sluice.ErrorClass;
 import io.sluice.SluiceException;
 import io.sluice.common.Identifiers;
+import io.sluice.common.SqlStrings;
 import io.sluice.execution.Checkpoints;
 import io.sluice.execution.DeltaTarget;
 import io.sluice.graph.ChangeFeed;
@@ -152,7 +153,7 @@ final class TableManager {
     // A table made before Sluice turned the change feed on gets it from its next update on.
     String feed = table.properties().get(ChangeFeed.ENABLE_PROPERTY);
     if ("true".equals(feed) && !feed.equals(DeltaTarget.table(table.name()).properties(spark).get(ChangeFeed.ENABLE_PROPERTY))) {
-      spark.sql("ALTER TABLE " + table.name().quoted() + " SET TBLPROPERTIES (" + literal(ChangeFeed.ENABLE_PROPERTY)
+      spark.sql("ALTER TABLE " + table.name().quoted() + " SET TBLPROPERTIES (" + SqlStrings.literal(ChangeFeed.ENABLE_PROPERTY)
           + " = 'true')");
     }
   }
@@ -166,10 +167,10 @@ final class TableManager {
     if (!table.clusterColumns().isEmpty()) {
       sql.append(" CLUSTER BY (").append(quotedList(table.clusterColumns())).append(")");
     }
-    table.comment().ifPresent(c -> sql.append(" COMMENT ").append(literal(c)));
+    table.comment().ifPresent(c -> sql.append(" COMMENT ").append(SqlStrings.literal(c)));
     if (!table.properties().isEmpty()) {
       sql.append(" TBLPROPERTIES (").append(table.properties().entrySet().stream()
-          .map(e -> literal(e.getKey()) + " = " + literal(e.getValue()))
+          .map(e -> SqlStrings.literal(e.getKey()) + " = " + SqlStrings.literal(e.getValue()))
           .collect(Collectors.joining(", "))).append(")");
     }
     return sql.toString();
@@ -178,9 +179,4 @@ final class TableManager {
   private static String quotedList(List<String> columns) {
     return columns.stream().map(Identifiers::quote).collect(Collectors.joining(", "));
   }
-
-  private static String literal(String text) {
-    return "'" + text.replace("\\", "\\\\").replace("'", "\\'") + "'";
-  }
-
 }
