@@ -62,7 +62,7 @@ public enum ErrorClass {
   RESERVED_COLUMN_NAME("a column name starts with `__sluice_`"),
   COLUMN_NAME_NEEDS_MAPPING("a column name with a space or one of `,;{}()=` in a table without `'delta.columnMapping.mode' = 'name'`, or in an AUTO CDC target"),
   INVALID_EXPECTATION("an expectation's condition is not a valid expression on the dataset's columns"),
-  UNKNOWN_DATASET("`--refresh` or `--full-refresh` names a table the pipeline does not define"),
+  UNKNOWN_DATASET("`--refresh`, `--full-refresh`, `maintain --tables` or `history` names a table the pipeline does not define"),
   RESET_NOT_ALLOWED("a full refresh of a table with `'pipelines.reset.allowed' = 'false'`"),
   FULL_REFRESH_ORPHANS_STREAM("a full refresh of a table that other tables stream from, without them"),
   TABLE_DROPPED_OUTSIDE("a table was dropped outside the pipeline, and tables of it stream from it: the full refresh the message names rebuilds them together"),

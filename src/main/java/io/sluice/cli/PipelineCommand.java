@@ -81,18 +81,27 @@ abstract class PipelineCommand implements Callable<Integer> {
         }
       }
     } catch (SluiceException e) {
-      return fail(e, e.userMessage(hint(e, dir == null ? Path.of(".") : dir)));
+      return fail(e, e.userMessage(hint(e)));
     } catch (Exception e) {
       return fail(e, "error: " + io.sluice.common.SparkErrors.firstLine(e));
     }
   }
 
   /** The next step for an error a newcomer meets, on the error's line. */
-  private static String hint(SluiceException e, Path dir) {
+  private String hint(SluiceException e) {
     if ("TABLE_OR_VIEW_NOT_FOUND".equals(e.errorClass()) && e.getMessage().contains("`wanderbricks`.")) {
-      return "; the examples' sample tables come first: " + SluiceCli.launcher() + " samples " + SluiceCli.shellWord(dir.toString());
+      return "; the examples' sample tables come first: " + SluiceCli.launcher() + " samples" + pipelineArguments();
     }
     return "";
+  }
+
+  /** How this command named its pipeline, for a hint to name it the same way: "", " DIR" or " --spec FILE". */
+  private String pipelineArguments() {
+    Path dir = dir();
+    if (specFile != null) {
+      return " --spec " + SluiceCli.shellWord(specFile.toString());
+    }
+    return dir == null ? "" : " " + SluiceCli.shellWord(dir.toString());
   }
 
   /**

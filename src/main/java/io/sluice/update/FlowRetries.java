@@ -20,10 +20,9 @@ record FlowRetries(int attempts) {
   private static final Duration MAX_WAIT = Duration.ofSeconds(30);
 
   static FlowRetries of(SparkSession spark, DatasetDefinition target) {
-    String value = target.properties().get(MAX_ATTEMPTS);
-    if (value == null) {
-      value = spark.conf().getOption(MAX_ATTEMPTS).getOrElse(() -> String.valueOf(DEFAULT));
-    }
+    String property = target.properties().get(MAX_ATTEMPTS);
+    String value = property != null ? property
+        : spark.conf().getOption(MAX_ATTEMPTS).getOrElse(() -> String.valueOf(DEFAULT));
     try {
       int attempts = Integer.parseInt(value.trim());
       if (attempts < 0) {
@@ -31,8 +30,10 @@ record FlowRetries(int attempts) {
       }
       return new FlowRetries(attempts);
     } catch (NumberFormatException e) {
-      throw new SluiceException(ErrorClass.INVALID_TABLE_PROPERTY, target.origin(), MAX_ATTEMPTS + " of '" + target.name()
-          + "' is '" + value + "'; it takes a whole number of retries, 0 or more");
+      String problem = " is '" + value + "'; it takes a whole number of retries, 0 or more";
+      throw property != null
+          ? new SluiceException(ErrorClass.INVALID_TABLE_PROPERTY, target.origin(), MAX_ATTEMPTS + " of '" + target.name() + "'" + problem)
+          : new SluiceException(ErrorClass.INVALID_CONFIGURATION, "the configuration's " + MAX_ATTEMPTS + problem);
     }
   }
 

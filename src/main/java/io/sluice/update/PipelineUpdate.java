@@ -47,7 +47,7 @@ public final class PipelineUpdate {
    *     not see each other's temporary views
    */
   private PipelineUpdate(SparkSession spark, PipelineSpec spec, StopSignal stop, List<EventListener> listeners) {
-    this.spark = ((org.apache.spark.sql.classic.SparkSession) spark).cloneSession();
+    this.spark = isolated(spark);
     this.stop = stop;
     this.spec = spec;
     this.events = new EventLog(spark, spec.storage(), spec.name(), UUID.randomUUID().toString());
@@ -70,8 +70,20 @@ public final class PipelineUpdate {
     return new PipelineUpdate(spark, spec, stop, listeners).run(options, stop);
   }
 
-  /** Loads, resolves and validates the pipeline without writing anything (dry run). */
+  /**
+   * Loads, resolves and validates the pipeline without writing anything (dry run), in a copy of
+   * {@code spark}, as an update runs: the caller's current namespace and temporary views stay as
+   * they were.
+   */
   public static ResolvedGraph validate(SparkSession spark, PipelineSpec spec) {
+    return resolve(isolated(spark), spec);
+  }
+
+  private static SparkSession isolated(SparkSession spark) {
+    return ((org.apache.spark.sql.classic.SparkSession) spark).cloneSession();
+  }
+
+  private static ResolvedGraph resolve(SparkSession spark, PipelineSpec spec) {
     DataflowGraph graph = LibraryLoader.load(spec);
     useDefaultNamespace(spark, graph, false);
     ResolvedGraph resolved = GraphResolver.resolve(spark, graph, FlowKindChecks.ALL);
@@ -91,7 +103,7 @@ public final class PipelineUpdate {
     spark.conf().set(CommitTag.UPDATE_CONF, events.updateId());
     try {
       updateProgress("INITIALIZING");
-      ResolvedGraph graph = validate(spark, spec);
+      ResolvedGraph graph = resolve(spark, spec);
       recordDefinitions(graph);
       RefreshSelection selection = RefreshSelection.of(spark, graph, options,
           LostState.droppedTables(spark, graph, checkpoints));

@@ -99,6 +99,21 @@ class SparkPipelinesDropInTest {
     assertFalse(Files.exists(spec.getParent().resolve("storage-root/warehouse")), "no table was written");
   }
 
+  /** A hint names the pipeline as the command did: with --spec, not the working folder. */
+  @Test
+  void theSamplesHintNamesThePipelineAsTheCommandDid() throws IOException {
+    Path spec = sparkPipelinesProject(TestPipeline.uniqueDatabase());
+    Files.writeString(spec.getParent().resolve("transformations/bookings.sql"),
+        "CREATE MATERIALIZED VIEW bookings AS SELECT * FROM wanderbricks.booking_updates;\n");
+
+    CommandResult dryRun = IN_PROCESS.execute("dry-run", "--spec", spec.toString());
+
+    assertEquals(1, dryRun.exit(), dryRun::toString);
+    assertTrue(dryRun.stderr().contains("TABLE_OR_VIEW_NOT_FOUND"), dryRun::toString);
+    assertTrue(dryRun.stderr().contains("the examples' sample tables come first: ")
+        && dryRun.stderr().contains(" samples --spec " + spec), dryRun::toString);
+  }
+
   @Test
   void initTakesTheNameAsSparkPipelinesDoes() {
     Path folder = project.resolve("shop");

@@ -7,9 +7,12 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.sluice.SluiceException;
 import io.sluice.testing.TestPipeline;
+import io.sluice.update.PipelineUpdate;
+import io.sluice.update.UpdateOptions;
 import io.sluice.update.UpdateResult;
 import java.nio.file.Path;
 import java.util.List;
+import org.apache.spark.sql.SparkSession;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -80,6 +83,22 @@ class FlowRetryTest {
     SluiceException e = assertThrows(SluiceException.class, p::run);
     assertEquals("INVALID_TABLE_PROPERTY", e.errorClass());
     assertTrue(e.getMessage().contains("pipelines.maxFlowRetryAttempts of"), e.getMessage());
+    assertFalse(p.spark().catalog().tableExists(p.database() + ".raw"));
+  }
+
+  /** The count may come from the spec's configuration instead of the table: the error says which. */
+  @Test
+  void aRetryCountOfTheConfigurationThatIsNoNumberIsAConfigurationError() {
+    TestPipeline p = new TestPipeline(dir).write("landing/a.json", "{\"id\": 1}\n")
+        .sql("CREATE STREAMING TABLE raw AS SELECT * FROM STREAM read_files('landing', format => 'json', schema => 'id INT');");
+    SparkSession session = p.spark().newSession();
+    session.conf().set("pipelines.maxFlowRetryAttempts", "twice");
+
+    SluiceException e = assertThrows(SluiceException.class,
+        () -> PipelineUpdate.run(session, p.spec(), UpdateOptions.DEFAULT, List.of()));
+
+    assertEquals("INVALID_CONFIGURATION", e.errorClass());
+    assertTrue(e.getMessage().contains("the configuration's pipelines.maxFlowRetryAttempts is 'twice'"), e.getMessage());
     assertFalse(p.spark().catalog().tableExists(p.database() + ".raw"));
   }
 }

@@ -10,12 +10,14 @@ import io.sluice.eventlog.FlowState;
 import io.sluice.testing.JarBuilder;
 import io.sluice.testing.TestPipeline;
 import io.sluice.update.FlowOutcome;
+import io.sluice.update.PipelineUpdate;
 import io.sluice.update.UpdateOptions;
 import io.sluice.update.UpdateResult;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.Collectors;
+import org.apache.spark.sql.SparkSession;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -72,6 +74,10 @@ class PipelineUpdateTest {
     p.spark().sql("CREATE TABLE " + p.database() + ".first_source (name STRING) USING delta");
     p.spark().sql("INSERT INTO " + p.database() + ".first_source VALUES ('a table of that name')");
     assertEquals(List.of("[a table of that name]"), p.rows("SELECT * FROM first_source"));
+
+    SparkSession caller = p.spark().newSession();
+    PipelineUpdate.validate(caller, p.spec());
+    assertEquals("default", caller.catalog().currentDatabase(), "a dry run leaves the caller's current database as it was");
   }
 
   @Test

@@ -78,10 +78,15 @@ public final class TestPipeline {
     return PipelineUpdate.run(spark(), spec(), options, List.of());
   }
 
-  /** The rows of a query, each as its {@code toString()}, sorted: easy to compare. */
+  /**
+   * The rows of a query in the pipeline's database, each as its {@code toString()}, sorted: easy
+   * to compare. Run in a copy of the shared session, whose current database other tests running
+   * beside this one would otherwise change between the choice and the query.
+   */
   public List<String> rows(String sql) {
-    spark().catalog().setCurrentDatabase(database);
-    return spark().sql(sql).collectAsList().stream().map(Row::toString).sorted().collect(Collectors.toList());
+    SparkSession session = ((org.apache.spark.sql.classic.SparkSession) spark()).cloneSession();
+    session.catalog().setCurrentDatabase(database);
+    return session.sql(sql).collectAsList().stream().map(Row::toString).sorted().collect(Collectors.toList());
   }
 
   public SparkSession spark() {
