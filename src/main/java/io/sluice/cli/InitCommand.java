@@ -1,5 +1,6 @@
 package io.sluice.cli;
 
+import java.io.File;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
@@ -52,8 +53,17 @@ final class InitCommand implements Callable<Integer> {
     if (name != null && name.isBlank()) {
       throw new ParameterException(command.commandLine(), "--name must not be blank");
     }
+    if (dir == null && (name.contains("/") || name.contains(File.separator) || name.equals(".") || name.equals(".."))) {
+      throw new ParameterException(command.commandLine(), "--name '" + name + "' is not a folder name: give the folder"
+          + " to create as DIR (init DIR --name NAME)");
+    }
     Path folder = dir != null ? dir : Path.of(name);
     Path root = folder.toAbsolutePath().normalize();
+    if (dir == null && Files.exists(root)) {
+      // As spark-pipelines init: a new project gets a new folder, never files among someone else's.
+      command.commandLine().getErr().println(root + " already exists; choose another name, or give the folder as DIR");
+      return PipelineCommand.FAILED;
+    }
     if (Files.exists(root.resolve("spark-pipeline.yml")) || Files.exists(root.resolve("spark-pipeline.yaml"))) {
       command.commandLine().getErr().println(root + " already holds a pipeline; choose another folder");
       return PipelineCommand.FAILED;
@@ -64,10 +74,22 @@ final class InitCommand implements Callable<Integer> {
       write(root.resolve(file), file.equals("spark-pipeline.yml")
           ? text.replaceFirst("(?m)^name: .*$", Matcher.quoteReplacement("name: " + yamlString(pipeline))) : text);
     }
-    write(root.resolve(".gitignore"), ".sluice/\n");
+    ignoreStorage(root.resolve(".gitignore"));
     command.commandLine().getOut().println("created pipeline '" + pipeline + "' in " + root);
     command.commandLine().getOut().println("next: cd " + SluiceCli.shellWord(folder.toString()) + " && " + SluiceCli.launcher() + " run");
     return 0;
+  }
+
+  /** Adds the pipeline's storage to the folder's {@code .gitignore}, keeping what it holds. */
+  private static void ignoreStorage(Path gitignore) {
+    try {
+      String text = Files.exists(gitignore) ? Files.readString(gitignore) : "";
+      if (!text.lines().anyMatch(line -> line.strip().equals(".sluice/"))) {
+        write(gitignore, text + (text.isEmpty() || text.endsWith("\n") ? "" : "\n") + ".sluice/\n");
+      }
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot read " + gitignore, e);
+    }
   }
 
   /** {@code text} as a YAML scalar: plain when YAML reads it back as that string, else double-quoted. */
@@ -79,7 +101,8 @@ final class InitCommand implements Callable<Integer> {
     text.codePoints().forEach(c -> {
       if (c == '"' || c == '\\') {
         quoted.append('\\').appendCodePoint(c);
-      } else if (c < 0x20) {
+      } else if (c < 0x20 || (c >= 0x7F && c <= 0x9F) || c == 0xFEFF || c == 0x2028 || c == 0x2029
+          || (c >= 0xD800 && c <= 0xDFFF)) {
         quoted.append(String.format("\\u%04x", c));
       } else {
         quoted.appendCodePoint(c);

@@ -55,6 +55,10 @@ abstract class PipelineCommand implements Callable<Integer> {
     try {
       PipelineSpec spec = specFile != null ? SpecLoader.loadFile(specFile)
           : dir != null ? SpecLoader.load(dir) : SpecLoader.find(Path.of(""));
+      if (dir == null && specFile == null && !spec.root().equals(Path.of("").toAbsolutePath().normalize())) {
+        // Found in a folder above: say which pipeline the command acts on, as it may not be the one meant.
+        err().println("(pipeline '" + spec.name() + "' of " + spec.specFile() + ")");
+      }
       ServiceCheck.verify(spec);
       StorageCheck.verify(spec);
       PipelineLock lock;

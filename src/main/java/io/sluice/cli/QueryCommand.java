@@ -37,6 +37,10 @@ final class QueryCommand extends PipelineCommand {
   @Override
   Path dir() {
     String first = arguments.get(0);
+    if (specFile != null) {
+      // With --spec, the arguments are the statement; a folder before it is a folder given twice.
+      return startsWithFolder() ? Path.of(first) : null;
+    }
     if (arguments.size() == 1 && Files.isDirectory(Path.of(first))) {
       throw new ParameterException(command.commandLine(), "give the SQL statement after the folder " + first);
     }

@@ -60,7 +60,8 @@ public final class SpecLoader {
   public static PipelineSpec loadFile(Path file) {
     Path spec = file.toAbsolutePath().normalize();
     if (Files.isDirectory(spec)) {
-      return load(spec);
+      throw new SpecException(ErrorClass.SPEC_NOT_FOUND, Origin.UNKNOWN,
+          "--spec names the folder " + spec + ", not a spec file: give the folder as the pipeline folder instead");
     }
     if (!Files.isRegularFile(spec)) {
       throw new SpecException(ErrorClass.SPEC_NOT_FOUND, Origin.UNKNOWN, "no spec file " + spec);

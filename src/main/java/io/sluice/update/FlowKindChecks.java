@@ -16,8 +16,9 @@ import io.sluice.kinds.sink.SinkValidator;
 import org.apache.spark.sql.SparkSession;
 
 /**
- * The checks of SEMANTICS §1.4 that depend on the kind of one resolved flow: each kind's
- * checks are in its package, and this chooses them, as {@link FlowPlanner} chooses executors.
+ * The checks of SEMANTICS §1.4 that depend on the kind of one resolved flow, chosen here as
+ * {@link FlowPlanner} chooses executors: each keyed kind's and a sink's are in its package; an
+ * append's (a stream, into a streaming table or a sink) is here.
  */
 final class FlowKindChecks implements FlowMode.Visitor<Void> {
   /** Every kind's checks, and a sink's, for {@link io.sluice.graph.GraphResolver#resolve}. */

@@ -30,10 +30,12 @@ record FlowRetries(int attempts) {
       }
       return new FlowRetries(attempts);
     } catch (NumberFormatException e) {
-      String problem = " is '" + value + "'; it takes a whole number of retries, 0 or more";
+      String rule = "'; it takes a whole number of retries, 0 or more";
       throw property != null
-          ? new SluiceException(ErrorClass.INVALID_TABLE_PROPERTY, target.origin(), MAX_ATTEMPTS + " of '" + target.name() + "'" + problem)
-          : new SluiceException(ErrorClass.INVALID_CONFIGURATION, "the configuration's " + MAX_ATTEMPTS + problem);
+          ? new SluiceException(ErrorClass.INVALID_TABLE_PROPERTY, target.origin(),
+              MAX_ATTEMPTS + " of '" + target.name() + "' is '" + value + rule)
+          : new SluiceException(ErrorClass.INVALID_CONFIGURATION,
+              "the spec's configuration sets " + MAX_ATTEMPTS + " to '" + value + rule);
     }
   }
 

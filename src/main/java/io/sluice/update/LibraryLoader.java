@@ -34,7 +34,7 @@ public final class LibraryLoader {
   /**
    * Definition files of other engines (Spark's Python pipelines, notebooks): refused rather than
    * skipped, since a pipeline that silently lost its definitions would still run. Other files
-   * (a README beside the SQL) are skipped, as before.
+   * (a README beside the SQL) are skipped.
    */
   private static final List<String> UNSUPPORTED = List.of(".py", ".ipynb", ".scala", ".r", ".dbc");
 

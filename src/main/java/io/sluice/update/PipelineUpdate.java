@@ -88,6 +88,7 @@ public final class PipelineUpdate {
     useDefaultNamespace(spark, graph, false);
     ResolvedGraph resolved = GraphResolver.resolve(spark, graph, FlowKindChecks.ALL);
     SinkWrites.checkReachable(resolved);
+    FlowRetries.validate(spark, resolved);
     return resolved;
   }
 
@@ -111,7 +112,6 @@ public final class PipelineUpdate {
       List<String> warnings = new ArrayList<>(graph.warnings());
       warnings.addAll(selection.warnings());
       warnings.forEach(w -> events.event(EventLevel.WARN, EventType.UPDATE_PROGRESS, w).record());
-      FlowRetries.validate(spark, graph);
       ContinuousSchedule schedule = ContinuousSchedule.of(spark, graph);
       FlowParallelism parallelism = FlowParallelism.of(spark);
       updateProgress("SETTING_UP_TABLES");

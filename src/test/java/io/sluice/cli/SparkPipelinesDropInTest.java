@@ -79,6 +79,10 @@ class SparkPipelinesDropInTest {
     assertEquals(List.of("error: give the pipeline folder or --spec, not both (see 'sluice run --help')"), both.errorLines());
     assertFalse(Files.exists(spec.getParent().resolve("storage-root")), "nothing ran");
 
+    CommandResult folder = IN_PROCESS.execute("dry-run", "--spec", spec.getParent().toString());
+    assertEquals(1, folder.exit(), folder::toString);
+    assertTrue(folder.stderr().contains("--spec names the folder " + spec.getParent() + ", not a spec file"), folder::toString);
+
     CommandResult missing = IN_PROCESS.execute("dry-run", "--spec", project.resolve("nope.yaml").toString());
     assertEquals(1, missing.exit(), missing::toString);
     assertTrue(missing.stderr().contains("SPEC_NOT_FOUND") && missing.stderr().contains("no spec file " + project.resolve("nope.yaml")),
@@ -130,5 +134,23 @@ class SparkPipelinesDropInTest {
     CommandResult neither = IN_PROCESS.execute("init");
     assertEquals(2, neither.exit(), neither::toString);
     assertTrue(neither.stderr().contains("give the folder to create (DIR), or --name NAME"), neither::toString);
+
+    for (String notAName : List.of("..", "a/b")) {
+      CommandResult refused = IN_PROCESS.execute("init", "--name", notAName);
+      assertEquals(2, refused.exit(), refused::toString);
+      assertTrue(refused.stderr().contains("--name '" + notAName + "' is not a folder name"), refused::toString);
+    }
+  }
+
+  /** A folder that has a .gitignore keeps it: init adds its storage to it. */
+  @Test
+  void initIntoAFolderKeepsItsGitignore() throws IOException {
+    Path folder = Files.createDirectories(project.resolve("existing"));
+    Files.writeString(folder.resolve(".gitignore"), "*.log");
+
+    CommandResult init = IN_PROCESS.execute("init", folder.toString());
+
+    assertEquals(0, init.exit(), init::toString);
+    assertEquals("*.log\n.sluice/\n", Files.readString(folder.resolve(".gitignore")));
   }
 }

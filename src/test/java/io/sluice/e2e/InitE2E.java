@@ -86,6 +86,13 @@ class InitE2E {
 
     CommandResult dryRun = Sluice.PROCESS.ok(tmp.resolve("hello-pipelines/transformations"), "dry-run");
     assertTrue(dryRun.stdout().contains("pipeline 'hello-pipelines' is valid"), dryRun::toString);
+    // Found above the working folder: the command says which pipeline it acts on.
+    assertTrue(dryRun.stderr().contains("(pipeline 'hello-pipelines' of " + tmp.resolve("hello-pipelines/spark-pipeline.yml") + ")"),
+        dryRun::toString);
+
+    CommandResult again = Sluice.PROCESS.run(tmp, "init", "--name", "hello-pipelines");
+    assertEquals(1, again.exit(), again::toString);
+    assertTrue(again.stderr().contains(tmp.resolve("hello-pipelines") + " already exists"), again::toString);
 
     CommandResult nowhere = Sluice.PROCESS.run(tmp, "dry-run");
     assertEquals(1, nowhere.exit(), nowhere::toString);

@@ -86,7 +86,7 @@ class FlowRetryTest {
     assertFalse(p.spark().catalog().tableExists(p.database() + ".raw"));
   }
 
-  /** The count may come from the spec's configuration instead of the table: the error says which. */
+  /** The count may come from the spec's configuration instead of the table: the error says which, from a dry run on. */
   @Test
   void aRetryCountOfTheConfigurationThatIsNoNumberIsAConfigurationError() {
     TestPipeline p = new TestPipeline(dir).write("landing/a.json", "{\"id\": 1}\n")
@@ -94,11 +94,15 @@ class FlowRetryTest {
     SparkSession session = p.spark().newSession();
     session.conf().set("pipelines.maxFlowRetryAttempts", "twice");
 
+    SluiceException dryRun = assertThrows(SluiceException.class, () -> PipelineUpdate.validate(session, p.spec()));
     SluiceException e = assertThrows(SluiceException.class,
         () -> PipelineUpdate.run(session, p.spec(), UpdateOptions.DEFAULT, List.of()));
 
-    assertEquals("INVALID_CONFIGURATION", e.errorClass());
-    assertTrue(e.getMessage().contains("the configuration's pipelines.maxFlowRetryAttempts is 'twice'"), e.getMessage());
+    for (SluiceException refused : List.of(dryRun, e)) {
+      assertEquals("INVALID_CONFIGURATION", refused.errorClass());
+      assertTrue(refused.getMessage().contains("the spec's configuration sets pipelines.maxFlowRetryAttempts to 'twice'"),
+          refused.getMessage());
+    }
     assertFalse(p.spark().catalog().tableExists(p.database() + ".raw"));
   }
 }
