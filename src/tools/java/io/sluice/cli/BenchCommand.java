@@ -140,8 +140,14 @@ public final class BenchCommand implements Callable<Integer>, ToolCommand {
   static final class Continuous extends Benchmark {
     @Spec CommandSpec spec;
 
+    /** The first landing's rows when {@code --rows} is not given: the other benchmarks' default is too many for one file. */
+    private static final long DEFAULT_ROWS = 100_000;
+
     @Override
     public Integer call() throws Exception {
+      if (!spec.commandLine().getParseResult().hasMatchedOption("--rows")) {
+        rows = DEFAULT_ROWS;
+      }
       if (rows < 50 || rows > 1_000_000) {
         throw new ParameterException(spec.commandLine(), "bench continuous lands its first rows as one JSON file and"
             + " updates 50 keys per landing: give --rows from 50 to 1000000 (e.g. --rows 100000)");
