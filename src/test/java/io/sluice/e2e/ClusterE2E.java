@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.sluice.testing.CommandResult;
+import io.sluice.testing.ExampleTables;
 import io.sluice.testing.PipelineFolder;
 import io.sluice.testing.SluiceCommands;
 import java.io.IOException;
@@ -21,7 +22,6 @@ import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
 import java.util.stream.Stream;
@@ -38,15 +38,12 @@ import org.junit.jupiter.api.io.TempDir;
  * executors run on the workers, the pipelines' storage and tables are on {@code s3a://}, their
  * catalog the shared metastore; one runs in cluster mode (its driver on a worker). Bad
  * addresses fail at once with one line; the driver and a worker are killed mid-update; every
- * table ends with exactly the rows of the embedded run.
+ * table ends with exactly the rows of a complete run ({@link ExampleTables}).
  */
 @Order(1) // among the longest end-to-end tests: started first (see the pom)
 class ClusterE2E {
   private static final Path SCRIPT = Sluice.REPO.resolve("bin/sluice-local-cluster");
-  private static final Map<String, List<String>> TABLES = Map.of(
-      "quickstart", List.of("orders_raw", "orders_clean", "customer_revenue"),
-      "auto-cdc", List.of("users_cdc", "users_scd1", "users_scd2", "users_changes"),
-      "snapshot-cdc", List.of("customers", "customers_history"));
+  private static final List<String> EXAMPLES = List.of("quickstart", "auto-cdc", "snapshot-cdc");
 
   @TempDir Path dir;
 
@@ -55,23 +52,13 @@ class ClusterE2E {
   private FileSystem bucket;
 
   @Test
-  void theExamplesOnAClusterWithS3AndASharedMetastoreGiveTheEmbeddedRunsTables() throws Exception {
+  void theExamplesOnAClusterWithS3AndASharedMetastoreGiveTheirDocumentedTables() throws Exception {
     cluster = dir.resolve("cluster");
     submit = new LocalCluster();
     Map<String, Path> onCluster = new LinkedHashMap<>();
-    for (String example : List.of("quickstart", "auto-cdc", "snapshot-cdc")) {
+    for (String example : EXAMPLES) {
       onCluster.put(example, onCluster(example));
     }
-    // The embedded runs to compare with, meanwhile: the cluster's processes mostly wait on each other.
-    CompletableFuture<Map<String, Path>> embeddedRuns = CompletableFuture.supplyAsync(() -> {
-      Map<String, Path> embedded = new LinkedHashMap<>();
-      for (String example : onCluster.keySet()) {
-        embedded.put(example, dir.resolve("embedded").resolve(example));
-        PipelineFolder.copyOf(Sluice.REPO.resolve("examples").resolve(example), embedded.get(example));
-        Sluice.PROCESS.ok(embedded.get(example), "run");
-      }
-      return embedded;
-    });
     int s3Port = freePort(1);
     int metastorePort = freePort(1);
     script(Duration.ofMinutes(3), "start", "--port", String.valueOf(freePort(2)), "--workers", "2",
@@ -100,8 +87,7 @@ class ClusterE2E {
       assertEquals(0, afterWorkerLoss.exit(), afterWorkerLoss::toString);
       assertTrue(afterWorkerLoss.stdout().contains("COMPLETED"), afterWorkerLoss::toString);
 
-      Map<String, Path> embedded = embeddedRuns.join();
-      assertSameTables(embedded.get("quickstart"), embedded, s3Port, metastorePort);
+      assertExampleTables(s3Port, metastorePort);
       for (String example : onCluster.keySet()) {
         String storage = "s3a://sluice/pipelines/" + example;
         assertTrue(bucket.exists(new org.apache.hadoop.fs.Path(storage + "/checkpoints")), example + "'s checkpoints are in the bucket");
@@ -148,12 +134,14 @@ class ClusterE2E {
   }
 
   /**
-   * Every table of every example: the cluster's rows and the embedded run's, EXCEPT ALL both
-   * ways. Read by one more process that shares the catalog: an embedded query given the
-   * metastore's address and the bucket's settings (on one machine it runs the comparisons'
-   * small jobs in a fraction of the time a driver of the cluster takes).
+   * Every table of every example holds the rows a complete run leaves ({@link ExampleTables},
+   * which the embedded runs are held to as well). Read by one more process that shares the
+   * catalog: an embedded query given the metastore's address and the bucket's settings (on one
+   * machine it runs the small reads in a fraction of the time a driver of the cluster takes).
    */
-  private void assertSameTables(Path reader, Map<String, Path> embedded, int s3Port, int metastorePort) throws IOException {
+  private void assertExampleTables(int s3Port, int metastorePort) throws IOException {
+    Path reader = dir.resolve("reader");
+    PipelineFolder.copyOf(Sluice.REPO.resolve("examples/quickstart"), reader);
     Path spec = reader.resolve("spark-pipeline.yml");
     Files.writeString(spec, Files.readString(spec) + "configuration:\n"
         + "  spark.hadoop.hive.metastore.uris: thrift://127.0.0.1:" + metastorePort + "\n"
@@ -163,24 +151,20 @@ class ClusterE2E {
         + "  spark.hadoop.fs.s3a.connection.ssl.enabled: 'false'\n"
         + "  spark.hadoop.fs.s3a.access.key: sluice\n"
         + "  spark.hadoop.fs.s3a.secret.key: sluice-secret-key\n");
-    Map<String, String> comparisons = new LinkedHashMap<>();
-    for (Map.Entry<String, Path> example : embedded.entrySet()) {
-      for (String table : TABLES.get(example.getKey())) {
-        // _rescued_data names the file a bad row came from by its path, which differs between the folders.
-        String columns = table.endsWith("_raw") || table.endsWith("_cdc") ? "* EXCEPT (_rescued_data)" : "*";
-        String theirs = "SELECT " + columns + " FROM delta.`" + example.getValue().resolve(".sluice/warehouse/" + table) + "`";
-        String ours = "SELECT " + columns + " FROM " + database(example.getKey()) + "." + table;
-        comparisons.put(example.getKey() + "." + table, "SELECT (SELECT count(*) FROM (" + theirs + ")) AS n,"
-            + " (SELECT count(*) FROM (" + theirs + " EXCEPT ALL " + ours + ")) AS only_embedded,"
-            + " (SELECT count(*) FROM (" + ours + " EXCEPT ALL " + theirs + ")) AS only_cluster");
-      }
+    Map<String, String> queries = new LinkedHashMap<>();
+    for (String example : EXAMPLES) {
+      ExampleTables.queries(ExampleTables.of(Sluice.REPO, example), database(example))
+          .forEach((table, query) -> queries.put(example + "/" + table, query));
     }
-    Map<String, List<JsonNode>> compared = Sluice.PROCESS.queryAll(reader, comparisons);
-    for (String table : comparisons.keySet()) {
-      JsonNode row = compared.get(table).get(0);
-      assertTrue(row.get("n").asLong() > 0, table + " has rows: " + row);
-      assertEquals(0, row.get("only_embedded").asLong(), table + ": " + row);
-      assertEquals(0, row.get("only_cluster").asLong(), table + ": " + row);
+    Map<String, List<JsonNode>> queried = Sluice.PROCESS.queryAll(reader, queries);
+    for (String example : EXAMPLES) {
+      Map<String, List<JsonNode>> tables = new LinkedHashMap<>();
+      queried.forEach((name, rows) -> {
+        if (name.startsWith(example + "/")) {
+          tables.put(name.substring(example.length() + 1), rows);
+        }
+      });
+      ExampleTables.assertHolds(ExampleTables.of(Sluice.REPO, example), tables, example + " on the cluster");
     }
   }
 

@@ -6,14 +6,11 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.sluice.testing.CommandResult;
-import io.sluice.testing.JsonRows;
+import io.sluice.testing.ExampleTables;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.List;
-import java.util.Locale;
-import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -46,21 +43,11 @@ class InitE2E {
 
     // The scaffold's rules: orders without an id or with a non-positive amount are dropped,
     // customers are trimmed and lower-cased. Expected rows come from the scaffolded data.
-    List<String> expected = new ArrayList<>();
-    try (Stream<Path> files = Files.list(dir.resolve("data/orders"))) {
-      for (Path file : files.toList()) {
-        for (JsonNode order : JsonRows.parseLines(Files.readString(file))) {
-          JsonNode amount = order.get("amount");
-          if (!order.path("order_id").isNull() && amount != null && amount.decimalValue().signum() > 0) {
-            expected.add(JsonRows.text(order.get("order_id")) + "|" + order.get("customer").asText().trim().toLowerCase(Locale.ROOT)
-                + "|" + JsonRows.text(amount) + "|" + order.get("status").asText());
-          }
-        }
-      }
-    }
-    assertTrue(expected.size() >= 3, "the sample has data");
+    ExampleTables.Expected expected = ExampleTables.quickstart(dir.resolve("data/orders")).stream()
+        .filter(t -> t.table().equals("orders_clean")).findFirst().orElseThrow();
+    assertTrue(expected.rows().size() >= 3, "the sample has data");
     List<JsonNode> clean = Sluice.PROCESS.query(dir, "SELECT * FROM orders_clean ORDER BY order_id");
-    assertEquals(expected.stream().sorted().toList(), rows(clean, "order_id", "customer", "amount", "status"));
+    assertEquals(expected.rows(), rows(clean, expected.columns().toArray(String[]::new)));
     List<Long> ids = clean.stream().map(r -> r.get("order_id").asLong()).toList();
     assertEquals(ids.stream().sorted().toList(), ids, "ORDER BY order_id is kept in the JSON Lines output");
 
