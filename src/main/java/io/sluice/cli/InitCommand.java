@@ -31,7 +31,8 @@ final class InitCommand implements Callable<Integer> {
       "transformations/orders.sql",
       "data/orders/orders-0001.json",
       "data/orders/orders-0002.json",
-      "data/orders/orders-0003.json");
+      "data/orders/orders-0003.json",
+      "tests/orders.yml");
 
   /** Plain words that YAML reads as a boolean or null, not as a string. */
   private static final Set<String> YAML_WORDS = Set.of("true", "false", "null", "yes", "no", "on", "off", "y", "n");

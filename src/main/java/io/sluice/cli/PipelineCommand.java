@@ -60,6 +60,14 @@ abstract class PipelineCommand implements Callable<Integer> {
         err().println("(pipeline '" + spec.name() + "' of " + spec.specFile() + ")");
       }
       ServiceCheck.verify(spec);
+      if (!usesStorage()) {
+        SparkSession spark = sessions.open(sessionSpec(spec));
+        try {
+          return run(spec, spark);
+        } finally {
+          sessions.release(spark);
+        }
+      }
       StorageCheck.verify(spec);
       PipelineLock lock;
       try {
@@ -115,6 +123,19 @@ abstract class PipelineCommand implements Callable<Integer> {
   abstract Path dir();
 
   abstract int run(PipelineSpec spec, SparkSession spark);
+
+  /**
+   * Whether the command works in the pipeline's storage (its lock, its catalog); one that does
+   * not takes no lock and runs in a session opened on {@link #sessionSpec}, beside anything else.
+   */
+  boolean usesStorage() {
+    return true;
+  }
+
+  /** The spec whose storage the session of a command that does not {@link #usesStorage} lives in. */
+  PipelineSpec sessionSpec(PipelineSpec spec) {
+    return spec;
+  }
 
   /** Whether the command reads, and may do so while another process holds the pipeline (an update). */
   boolean readsWhileUpdating() {

@@ -28,7 +28,8 @@ import picocli.CommandLine.Spec;
       HistoryCommand.class,
       MaintainCommand.class,
       GraphCommand.class,
-      ReportCommand.class
+      ReportCommand.class,
+      TestCommand.class
     })
 public final class SluiceCli implements Runnable {
   @Spec CommandSpec spec;

@@ -5,10 +5,10 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import io.sluice.testing.Events;
-import io.sluice.testing.ExampleTables;
-import io.sluice.testing.JsonRows;
-import io.sluice.testing.PipelineFolder;
+import io.sluice.testsupport.Events;
+import io.sluice.testsupport.ExampleTables;
+import io.sluice.testsupport.JsonRows;
+import io.sluice.testsupport.PipelineFolder;
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
 import java.util.List;

@@ -6,7 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.sluice.eventlog.EventLevel;
 import io.sluice.eventlog.EventType;
 import io.sluice.eventlog.PipelineEvent;
-import io.sluice.testing.SharedSpark;
+import io.sluice.testsupport.SharedSpark;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.time.Duration;

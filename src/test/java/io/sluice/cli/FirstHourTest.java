@@ -5,8 +5,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.sluice.testing.CommandResult;
-import io.sluice.testing.TestPipeline;
+import io.sluice.testsupport.CommandResult;
+import io.sluice.testsupport.TestPipeline;
 import io.sluice.update.PipelineLock;
 import java.nio.file.Files;
 import java.nio.file.Path;

@@ -4,8 +4,8 @@ import static io.sluice.cli.InProcessSluice.IN_PROCESS;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.sluice.testing.CommandResult;
-import io.sluice.testing.TestPipeline;
+import io.sluice.testsupport.CommandResult;
+import io.sluice.testsupport.TestPipeline;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;

@@ -1,8 +1,8 @@
 package io.sluice.cli;
 
-import io.sluice.testing.CommandResult;
-import io.sluice.testing.SharedSpark;
-import io.sluice.testing.SluiceCommands;
+import io.sluice.testsupport.CommandResult;
+import io.sluice.testsupport.SharedSpark;
+import io.sluice.testsupport.SluiceCommands;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.nio.file.Path;

@@ -1,13 +1,13 @@
 package io.sluice.cli;
 
 import static io.sluice.cli.InProcessSluice.IN_PROCESS;
-import static io.sluice.testing.JsonRows.rows;
-import static io.sluice.testing.JsonRows.sorted;
+import static io.sluice.testsupport.JsonRows.rows;
+import static io.sluice.testsupport.JsonRows.sorted;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import io.sluice.testing.KafkaBroker;
-import io.sluice.testing.PipelineFolder;
+import io.sluice.testsupport.KafkaBroker;
+import io.sluice.testsupport.PipelineFolder;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;

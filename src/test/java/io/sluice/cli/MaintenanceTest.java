@@ -5,8 +5,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import io.sluice.testing.CommandResult;
-import io.sluice.testing.PipelineFolder;
+import io.sluice.testsupport.CommandResult;
+import io.sluice.testsupport.PipelineFolder;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;

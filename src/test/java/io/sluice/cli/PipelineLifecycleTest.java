@@ -1,17 +1,17 @@
 package io.sluice.cli;
 
-import static io.sluice.testing.JsonRows.rows;
-import static io.sluice.testing.JsonRows.sorted;
+import static io.sluice.testsupport.JsonRows.rows;
+import static io.sluice.testsupport.JsonRows.sorted;
 import static io.sluice.cli.InProcessSluice.IN_PROCESS;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import io.sluice.testing.CommandResult;
-import io.sluice.testing.Events;
-import io.sluice.testing.JsonRows;
-import io.sluice.testing.PipelineFolder;
+import io.sluice.testsupport.CommandResult;
+import io.sluice.testsupport.Events;
+import io.sluice.testsupport.JsonRows;
+import io.sluice.testsupport.PipelineFolder;
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
 import java.util.List;

@@ -2,8 +2,8 @@ package io.sluice.cli;
 
 import static io.sluice.cli.InProcessSluice.IN_PROCESS;
 
-import io.sluice.testing.ExampleTables;
-import io.sluice.testing.PipelineFolder;
+import io.sluice.testsupport.ExampleTables;
+import io.sluice.testsupport.PipelineFolder;
 import java.nio.file.Path;
 import java.util.List;
 import org.junit.jupiter.api.Test;

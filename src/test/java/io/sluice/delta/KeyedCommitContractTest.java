@@ -5,9 +5,9 @@ import static org.apache.spark.sql.functions.lit;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import io.delta.tables.DeltaTable;
-import io.sluice.testing.KernelReader;
-import io.sluice.testing.SharedSpark;
-import io.sluice.testing.TestPipeline;
+import io.sluice.testsupport.KernelReader;
+import io.sluice.testsupport.SharedSpark;
+import io.sluice.testsupport.TestPipeline;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;

@@ -4,8 +4,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.sluice.eventlog.FlowState;
-import io.sluice.testing.SharedSpark;
-import io.sluice.testing.TestPipeline;
+import io.sluice.testsupport.SharedSpark;
+import io.sluice.testsupport.TestPipeline;
 import io.sluice.update.FlowOutcome;
 import io.sluice.update.UpdateResult;
 import java.io.IOException;

@@ -4,8 +4,8 @@ import static org.apache.spark.sql.functions.col;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.sluice.testing.SharedSpark;
-import io.sluice.testing.TestPipeline;
+import io.sluice.testsupport.SharedSpark;
+import io.sluice.testsupport.TestPipeline;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;

@@ -3,8 +3,8 @@ package io.sluice.e2e;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.sluice.testing.CommandResult;
-import io.sluice.testing.PipelineFolder;
+import io.sluice.testsupport.CommandResult;
+import io.sluice.testsupport.PipelineFolder;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;

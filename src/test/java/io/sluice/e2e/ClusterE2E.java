@@ -5,10 +5,10 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import io.sluice.testing.CommandResult;
-import io.sluice.testing.ExampleTables;
-import io.sluice.testing.PipelineFolder;
-import io.sluice.testing.SluiceCommands;
+import io.sluice.testsupport.CommandResult;
+import io.sluice.testsupport.ExampleTables;
+import io.sluice.testsupport.PipelineFolder;
+import io.sluice.testsupport.SluiceCommands;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.ServerSocket;

@@ -4,14 +4,14 @@ import static io.sluice.e2e.CrashRecoveryE2E.commits;
 import static io.sluice.e2e.CrashRecoveryE2E.count;
 import static io.sluice.e2e.CrashRecoveryE2E.findCheckpoint;
 import static io.sluice.e2e.CrashRecoveryE2E.killWhen;
-import static io.sluice.testing.JsonRows.rows;
+import static io.sluice.testsupport.JsonRows.rows;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import io.sluice.testing.CommandResult;
-import io.sluice.testing.PipelineFolder;
+import io.sluice.testsupport.CommandResult;
+import io.sluice.testsupport.PipelineFolder;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;

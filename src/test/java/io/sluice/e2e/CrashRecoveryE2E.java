@@ -1,13 +1,13 @@
 package io.sluice.e2e;
 
-import static io.sluice.testing.JsonRows.rows;
+import static io.sluice.testsupport.JsonRows.rows;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import io.sluice.testing.CommandResult;
-import io.sluice.testing.PipelineFolder;
+import io.sluice.testsupport.CommandResult;
+import io.sluice.testsupport.PipelineFolder;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;

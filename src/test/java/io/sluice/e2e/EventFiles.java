@@ -1,6 +1,6 @@
 package io.sluice.e2e;
 
-import io.sluice.testing.PipelineFolder;
+import io.sluice.testsupport.PipelineFolder;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;

@@ -1,12 +1,12 @@
 package io.sluice.e2e;
 
-import static io.sluice.testing.JsonRows.rows;
+import static io.sluice.testsupport.JsonRows.rows;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import io.sluice.testing.CommandResult;
-import io.sluice.testing.ExampleTables;
+import io.sluice.testsupport.CommandResult;
+import io.sluice.testsupport.ExampleTables;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;

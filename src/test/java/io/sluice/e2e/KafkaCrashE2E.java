@@ -8,9 +8,9 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import io.sluice.testing.JarBuilder;
-import io.sluice.testing.KafkaBroker;
-import io.sluice.testing.PipelineFolder;
+import io.sluice.testsupport.JarBuilder;
+import io.sluice.testsupport.KafkaBroker;
+import io.sluice.testsupport.PipelineFolder;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.LocalDateTime;

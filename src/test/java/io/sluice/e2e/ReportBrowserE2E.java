@@ -3,7 +3,7 @@ package io.sluice.e2e;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.sluice.testing.CommandResult;
+import io.sluice.testsupport.CommandResult;
 import java.io.File;
 import java.io.IOException;
 import java.nio.file.Files;

@@ -4,12 +4,12 @@ import static io.sluice.e2e.CrashRecoveryE2E.commits;
 import static io.sluice.e2e.CrashRecoveryE2E.count;
 import static io.sluice.e2e.CrashRecoveryE2E.findCheckpoint;
 import static io.sluice.e2e.CrashRecoveryE2E.killWhen;
-import static io.sluice.testing.JsonRows.rows;
+import static io.sluice.testsupport.JsonRows.rows;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.sluice.testing.CommandResult;
-import io.sluice.testing.SharedTargetPipeline;
+import io.sluice.testsupport.CommandResult;
+import io.sluice.testsupport.SharedTargetPipeline;
 import java.nio.file.Path;
 import java.time.Duration;
 import org.junit.jupiter.api.Test;

@@ -3,8 +3,8 @@ package io.sluice.e2e;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.fail;
 
-import io.sluice.testing.CommandResult;
-import io.sluice.testing.SluiceCommands;
+import io.sluice.testsupport.CommandResult;
+import io.sluice.testsupport.SluiceCommands;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;

@@ -7,10 +7,10 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import io.sluice.testing.CommandResult;
-import io.sluice.testing.ExampleTables;
-import io.sluice.testing.JsonRows;
-import io.sluice.testing.PipelineFolder;
+import io.sluice.testsupport.CommandResult;
+import io.sluice.testsupport.ExampleTables;
+import io.sluice.testsupport.JsonRows;
+import io.sluice.testsupport.PipelineFolder;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;

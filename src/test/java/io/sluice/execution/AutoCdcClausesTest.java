@@ -5,7 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.sluice.storage.StoragePath;
-import io.sluice.testing.TestPipeline;
+import io.sluice.testsupport.TestPipeline;
 import io.sluice.update.UpdateResult;
 import java.nio.file.Path;
 import java.util.List;

@@ -5,10 +5,10 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.sluice.graph.DatasetName;
 import io.sluice.storage.StoragePath;
-import io.sluice.testing.CdcModel;
-import io.sluice.testing.SparkJobs;
-import io.sluice.testing.TestPipeline;
-import io.sluice.testing.UsersExample;
+import io.sluice.testsupport.CdcModel;
+import io.sluice.testsupport.SparkJobs;
+import io.sluice.testsupport.TestPipeline;
+import io.sluice.testsupport.UsersExample;
 import io.sluice.update.FlowOutcome;
 import io.sluice.update.UpdateResult;
 import java.nio.file.Files;

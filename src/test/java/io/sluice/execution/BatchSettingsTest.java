@@ -4,8 +4,8 @@ import static org.apache.spark.sql.functions.col;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.sluice.testing.SharedSpark;
-import io.sluice.testing.SparkJobs;
+import io.sluice.testsupport.SharedSpark;
+import io.sluice.testsupport.SparkJobs;
 import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
 import org.apache.spark.sql.SparkSession;

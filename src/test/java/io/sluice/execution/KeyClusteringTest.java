@@ -5,7 +5,7 @@ import static org.apache.spark.sql.functions.min;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.sluice.testing.SharedSpark;
+import io.sluice.testsupport.SharedSpark;
 import java.nio.file.Path;
 import java.util.List;
 import org.apache.spark.sql.Dataset;

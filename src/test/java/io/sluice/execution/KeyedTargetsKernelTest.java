@@ -4,8 +4,8 @@ import static io.sluice.cli.InProcessSluice.IN_PROCESS;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.sluice.testing.KernelReader;
-import io.sluice.testing.TestPipeline;
+import io.sluice.testsupport.KernelReader;
+import io.sluice.testsupport.TestPipeline;
 import io.sluice.update.UpdateResult;
 import java.nio.file.Path;
 import java.util.List;

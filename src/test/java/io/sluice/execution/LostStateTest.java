@@ -6,7 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.sluice.SluiceException;
 import io.sluice.storage.StoragePath;
-import io.sluice.testing.TestPipeline;
+import io.sluice.testsupport.TestPipeline;
 import io.sluice.update.UpdateOptions;
 import io.sluice.update.UpdateResult;
 import java.io.IOException;

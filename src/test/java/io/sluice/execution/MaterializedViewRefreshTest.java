@@ -3,7 +3,7 @@ package io.sluice.execution;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.sluice.testing.TestPipeline;
+import io.sluice.testsupport.TestPipeline;
 import io.sluice.update.FlowOutcome;
 import io.sluice.update.UpdateResult;
 import java.nio.file.Path;

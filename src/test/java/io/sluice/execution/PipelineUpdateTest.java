@@ -7,8 +7,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.sluice.SluiceException;
 import io.sluice.eventlog.FlowState;
-import io.sluice.testing.JarBuilder;
-import io.sluice.testing.TestPipeline;
+import io.sluice.testsupport.JarBuilder;
+import io.sluice.testsupport.TestPipeline;
 import io.sluice.update.FlowOutcome;
 import io.sluice.update.PipelineUpdate;
 import io.sluice.update.UpdateOptions;

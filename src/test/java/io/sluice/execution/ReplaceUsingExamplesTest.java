@@ -5,7 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.sluice.catalog.SessionCatalogAlias;
 import io.sluice.samples.BookingSamples;
-import io.sluice.testing.TestPipeline;
+import io.sluice.testsupport.TestPipeline;
 import io.sluice.update.UpdateResult;
 import java.io.IOException;
 import java.nio.file.Files;

@@ -6,7 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.delta.tables.DeltaTable;
-import io.sluice.testing.TestPipeline;
+import io.sluice.testsupport.TestPipeline;
 import io.sluice.update.UpdateResult;
 import java.nio.file.Files;
 import java.nio.file.Path;

@@ -9,7 +9,7 @@ import java.nio.file.Path;
 import java.util.Optional;
 
 /**
- * The five snapshots of {@link io.sluice.testing.SnapshotExample} through the Java API: a
+ * The five snapshots of {@link io.sluice.testsupport.SnapshotExample} through the Java API: a
  * function that reads {@code snapshots/n.json} for the version after the last one, if present.
  * The pipeline folder comes from the system property {@code sluice.test.snapshots}.
  */

@@ -4,7 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.sluice.testing.SharedSpark;
+import io.sluice.testsupport.SharedSpark;
 import java.nio.file.Path;
 import java.util.Map;
 import java.util.Optional;

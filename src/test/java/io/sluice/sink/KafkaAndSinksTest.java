@@ -3,8 +3,8 @@ package io.sluice.sink;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.sluice.testing.KafkaBroker;
-import io.sluice.testing.TestPipeline;
+import io.sluice.testsupport.KafkaBroker;
+import io.sluice.testsupport.TestPipeline;
 import io.sluice.update.UpdateOptions;
 import io.sluice.update.UpdateResult;
 import java.nio.charset.StandardCharsets;

@@ -6,8 +6,8 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.sluice.SluiceException;
-import io.sluice.testing.KafkaBroker;
-import io.sluice.testing.TestPipeline;
+import io.sluice.testsupport.KafkaBroker;
+import io.sluice.testsupport.TestPipeline;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Duration;

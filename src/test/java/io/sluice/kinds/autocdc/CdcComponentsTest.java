@@ -4,7 +4,7 @@ import static org.apache.spark.sql.functions.lit;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import io.sluice.graph.AutoCdcColumns;
-import io.sluice.testing.SharedSpark;
+import io.sluice.testsupport.SharedSpark;
 import java.util.List;
 import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;

@@ -1,4 +1,4 @@
-package io.sluice.testing;
+package io.sluice.testsupport;
 
 import io.sluice.session.SparkSessions;
 import io.sluice.spec.Storage;

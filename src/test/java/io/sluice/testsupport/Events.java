@@ -1,4 +1,4 @@
-package io.sluice.testing;
+package io.sluice.testsupport;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import java.io.IOException;

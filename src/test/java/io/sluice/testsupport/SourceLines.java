@@ -1,4 +1,4 @@
-package io.sluice.testing;
+package io.sluice.testsupport;
 
 /** Line numbers of test code, to check that errors name the user's line. */
 public final class SourceLines {

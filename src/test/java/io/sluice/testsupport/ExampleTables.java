@@ -1,6 +1,6 @@
-package io.sluice.testing;
+package io.sluice.testsupport;
 
-import static io.sluice.testing.JsonRows.sorted;
+import static io.sluice.testsupport.JsonRows.sorted;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import com.fasterxml.jackson.databind.JsonNode;

@@ -1,4 +1,4 @@
-package io.sluice.testing;
+package io.sluice.testsupport;
 
 import io.delta.kernel.Scan;
 import io.delta.kernel.Snapshot;

@@ -1,4 +1,4 @@
-package io.sluice.testing;
+package io.sluice.testsupport;
 
 import io.sluice.spec.PipelineSpec;
 import io.sluice.spec.SpecLoader;

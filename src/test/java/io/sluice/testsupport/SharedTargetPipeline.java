@@ -1,6 +1,6 @@
-package io.sluice.testing;
+package io.sluice.testsupport;
 
-import static io.sluice.testing.JsonRows.sorted;
+import static io.sluice.testsupport.JsonRows.sorted;
 
 import java.nio.file.Path;
 import java.util.ArrayList;

@@ -1,4 +1,4 @@
-package io.sluice.testing;
+package io.sluice.testsupport;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;

@@ -1,4 +1,4 @@
-package io.sluice.testing;
+package io.sluice.testsupport;
 
 import java.util.ArrayList;
 import java.util.Comparator;

@@ -1,0 +1,77 @@
+package io.sluice.testing;
+
+import io.sluice.spec.PipelineSpec;
+import io.sluice.spec.Storage;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Comparator;
+import java.util.Optional;
+import java.util.stream.Stream;
+
+/**
+ * A copy of a pipeline's folder for one test, with storage and a database of its own: the test
+ * writes its given rows into the copy's source folders and never touches the pipeline's
+ * storage, catalog or files.
+ */
+public final class ScratchPipeline {
+  private ScratchPipeline() {}
+
+  /**
+   * Copies {@code spec}'s folder into {@code folder}, leaving out its storage and its tests, and
+   * returns the spec of the copy: the same libraries and configuration, storage in the copy,
+   * datasets in {@code database}.
+   */
+  static PipelineSpec copy(PipelineSpec spec, Path folder, String database) {
+    Path root = spec.root().toAbsolutePath().normalize();
+    Path storage = spec.storage().isLocal() ? spec.storage().localFolder() : null;
+    try (Stream<Path> paths = Files.walk(root)) {
+      for (Path path : paths.toList()) {
+        Path relative = root.relativize(path);
+        if (path.equals(root) || (storage != null && path.startsWith(storage)) || relative.startsWith(TestFiles.FOLDER)) {
+          continue;
+        }
+        Path target = folder.resolve(relative.toString());
+        if (Files.isDirectory(path)) {
+          Files.createDirectories(target);
+        } else {
+          Files.createDirectories(target.getParent());
+          Files.copy(path, target);
+        }
+      }
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot copy " + root + " for a test: " + e.getMessage(), e);
+    }
+    return new PipelineSpec(folder, folder.resolve(spec.specFile().getFileName().toString()), spec.name(),
+        Storage.local(folder.resolve(".sluice")), spec.catalog(), Optional.of(database), spec.configuration(), spec.libraries());
+  }
+
+  /** Deletes {@code folder} and everything in it when the JVM exits (its session may hold files in it until then). */
+  public static void deleteOnExit(Path folder) {
+    Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+      empty(folder);
+      try {
+        Files.deleteIfExists(folder);
+      } catch (IOException e) {
+        // a temporary folder: the system's cleaning of its temporary files takes it
+      }
+    }));
+  }
+
+  /** Deletes {@code folder}'s files, keeping the folder. */
+  static void empty(Path folder) {
+    if (!Files.isDirectory(folder)) {
+      return;
+    }
+    try (Stream<Path> paths = Files.walk(folder)) {
+      for (Path path : paths.sorted(Comparator.reverseOrder()).toList()) {
+        if (!path.equals(folder)) {
+          Files.delete(path);
+        }
+      }
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot empty " + folder + ": " + e.getMessage(), e);
+    }
+  }
+}

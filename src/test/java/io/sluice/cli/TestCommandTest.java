@@ -1,0 +1,88 @@
+package io.sluice.cli;
+
+import static io.sluice.cli.InProcessSluice.IN_PROCESS;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.sluice.testsupport.CommandResult;
+import io.sluice.testsupport.PipelineFolder;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * {@code sluice test} on the shared session: the AUTO CDC example's own tests pass, a mistake
+ * planted in its SQL fails them with a diff a person reads, and a test file that cannot run is
+ * refused before anything runs.
+ */
+class TestCommandTest {
+  @TempDir Path dir;
+
+  @Test
+  void theExamplesTestsPassAndLeaveThePipelinesStorageAlone() {
+    PipelineFolder.copyOf(AutoCdcExampleTest.EXAMPLE, dir);
+    CommandResult result = IN_PROCESS.ok(dir, "test");
+    assertTrue(result.stdout().contains("PASS  a late update does not undo a delete  ("), result::toString);
+    assertTrue(result.stdout().contains("PASS  a key updated twice in one batch keeps its newest row  ("), result::toString);
+    assertTrue(result.stdout().endsWith("2 tests: 2 passed, 0 failed\n"), result::toString);
+    assertFalse(Files.exists(dir.resolve(".sluice")), "the pipeline's storage is not touched");
+  }
+
+  @Test
+  void aNewPipelineComesWithATestThatPasses() {
+    Path shop = dir.resolve("shop");
+    CommandResult init = IN_PROCESS.execute("init", shop.toString());
+    assertEquals(0, init.exit(), init::toString);
+    CommandResult result = IN_PROCESS.ok(shop, "test");
+    assertTrue(result.stdout().contains("PASS  invalid orders are dropped and revenue sums the rest  ("), result::toString);
+    assertTrue(result.stdout().endsWith("1 test: 1 passed, 0 failed\n"), result::toString);
+  }
+
+  @Test
+  void aMissingApplyAsDeleteFailsWithTheRowsThatDiffer() throws IOException {
+    PipelineFolder.copyOf(AutoCdcExampleTest.EXAMPLE, dir);
+    Path sql = dir.resolve("transformations/users.sql");
+    Files.writeString(sql, Files.readString(sql).replaceFirst("APPLY AS DELETE WHEN operation = \"DELETE\"\n", ""));
+    CommandResult result = IN_PROCESS.run(dir, "test", "--only", "a late update does not undo a delete");
+    assertEquals(1, result.exit(), result::toString);
+    String out = result.stdout();
+    assertTrue(out.contains("FAIL  a late update does not undo a delete  ("), out);
+    assertTrue(out.contains("tests/users.yml:3:5"), out);
+    assertTrue(out.contains("update 2, users_scd1 (tests/users.yml:19:23):\n"), out);
+    assertTrue(out.contains("compared on userId, name\n"), out);
+    assertTrue(out.contains("unexpected (found, not expected):\n        userId | name\n        ------ | ----\n        1      | NULL\n"), out);
+    assertTrue(out.contains("(its files are kept in "), out);
+    assertTrue(out.endsWith("1 test: 0 passed, 1 failed\n"), out);
+  }
+
+  @Test
+  void aTestFileThatCannotRunIsRefusedBeforeAnyTestRuns() throws IOException {
+    PipelineFolder.copyOf(AutoCdcExampleTest.EXAMPLE, dir);
+    Files.writeString(dir.resolve("tests/more.yml"), """
+        tests:
+          - name: a misspelt source
+            updates:
+              - given:
+                  json files data/user:
+                    - {userId: 1}
+        """);
+    CommandResult unknownSource = IN_PROCESS.failsCleanly(dir, "test");
+    assertEquals(2, unknownSource.exit());
+    assertTrue(unknownSource.stderr().startsWith("tests/more.yml:5:11: the pipeline reads no source 'json files data/user';"
+        + " it reads json files data/users [TEST_SOURCE_UNKNOWN]"), unknownSource::toString);
+    assertFalse(unknownSource.stdout().contains("PASS"), "no test ran");
+
+    Files.writeString(dir.resolve("tests/more.yml"), "tests:\n  - name: gone\n    updates:\n      - expect:\n          users_scd3: {empty: true}\n");
+    CommandResult unknownDataset = IN_PROCESS.failsCleanly(dir, "test");
+    assertEquals(2, unknownDataset.exit());
+    assertTrue(unknownDataset.stderr().startsWith("tests/more.yml:5:23: the pipeline defines no dataset 'users_scd3'; it defines"
+        + " users_cdc, users_changes, users_scd1, users_scd2 [TEST_DATASET_UNKNOWN]"), unknownDataset::toString);
+
+    CommandResult noSuchTest = IN_PROCESS.run(dir, "test", "--only", "nope");
+    assertEquals(2, noSuchTest.exit(), noSuchTest::toString);
+    assertTrue(noSuchTest.stderr().startsWith("no test named 'nope'; the tests are: 'gone', 'a late update does not undo a delete',"), noSuchTest::toString);
+  }
+}
