@@ -3,6 +3,7 @@ package io.sluice.cli;
 import io.sluice.SluiceException;
 import io.sluice.spec.PipelineSpec;
 import io.sluice.spec.Storage;
+import io.sluice.testing.JUnitReport;
 import io.sluice.testing.PipelineTestCase;
 import io.sluice.testing.PipelineTestRunner;
 import io.sluice.testing.ScratchPipeline;
@@ -12,6 +13,7 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import org.apache.spark.sql.SparkSession;
@@ -31,6 +33,9 @@ final class TestCommand extends FolderCommand {
 
   @Option(names = "--only", paramLabel = "NAME", description = "Run only the test of this name.")
   String only;
+
+  @Option(names = "--junit-xml", paramLabel = "FILE", description = "Also write the outcomes as JUnit XML, for CI systems.")
+  Path junitXml;
 
   @Override
   boolean usesStorage() {
@@ -71,10 +76,15 @@ final class TestCommand extends FolderCommand {
       }
       PipelineTestRunner runner = new PipelineTestRunner(spark, spec, scratch);
       runner.validate(tests);
+      List<TestOutcome> outcomes = new ArrayList<>();
       for (PipelineTestCase test : tests) {
         TestOutcome outcome = runner.run(test);
         print(outcome);
+        outcomes.add(outcome);
         failed += outcome.passed() ? 0 : 1;
+      }
+      if (junitXml != null) {
+        JUnitReport.write(junitXml, spec.name(), outcomes);
       }
       out().println(tests.size() + (tests.size() == 1 ? " test: " : " tests: ") + (tests.size() - failed) + " passed, " + failed + " failed");
       out().flush();

@@ -10,8 +10,10 @@ import io.sluice.testsupport.PipelineFolder;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import javax.xml.parsers.DocumentBuilderFactory;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.w3c.dom.Element;
 
 /**
  * {@code sluice test} on the shared session: the AUTO CDC example's own tests pass, a mistake
@@ -42,11 +44,12 @@ class TestCommandTest {
   }
 
   @Test
-  void aMissingApplyAsDeleteFailsWithTheRowsThatDiffer() throws IOException {
+  void aMissingApplyAsDeleteFailsWithTheRowsThatDiffer() throws Exception {
     PipelineFolder.copyOf(AutoCdcExampleTest.EXAMPLE, dir);
     Path sql = dir.resolve("transformations/users.sql");
     Files.writeString(sql, Files.readString(sql).replaceFirst("APPLY AS DELETE WHEN operation = \"DELETE\"\n", ""));
-    CommandResult result = IN_PROCESS.run(dir, "test", "--only", "a late update does not undo a delete");
+    Path report = dir.resolve("reports/tests.xml");
+    CommandResult result = IN_PROCESS.run(dir, "test", "--only", "a late update does not undo a delete", "--junit-xml", report.toString());
     assertEquals(1, result.exit(), result::toString);
     String out = result.stdout();
     assertTrue(out.contains("FAIL  a late update does not undo a delete  ("), out);
@@ -56,6 +59,19 @@ class TestCommandTest {
     assertTrue(out.contains("unexpected (found, not expected):\n        userId | name\n        ------ | ----\n        1      | NULL\n"), out);
     assertTrue(out.contains("(its files are kept in "), out);
     assertTrue(out.endsWith("1 test: 0 passed, 1 failed\n"), out);
+
+    // The same outcome as JUnit XML, as a CI system reads it.
+    Element suite = DocumentBuilderFactory.newInstance().newDocumentBuilder().parse(report.toFile()).getDocumentElement();
+    assertEquals("testsuite", suite.getTagName());
+    assertEquals("auto_cdc", suite.getAttribute("name"));
+    assertEquals("1", suite.getAttribute("tests"));
+    assertEquals("1", suite.getAttribute("failures"));
+    Element testcase = (Element) suite.getElementsByTagName("testcase").item(0);
+    assertEquals("a late update does not undo a delete", testcase.getAttribute("name"));
+    assertEquals("tests/users.yml:3:5", testcase.getAttribute("file"));
+    Element failure = (Element) testcase.getElementsByTagName("failure").item(0);
+    assertEquals("update 2, users_scd1 (tests/users.yml:19:23):", failure.getAttribute("message").stripTrailing());
+    assertTrue(failure.getTextContent().contains("unexpected (found, not expected):"), failure.getTextContent());
   }
 
   @Test
