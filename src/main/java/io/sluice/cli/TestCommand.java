@@ -74,8 +74,7 @@ final class TestCommand extends FolderCommand {
         out().println("no tests in " + spec.root().resolve(TestFiles.FOLDER) + " (files *.yml holding 'tests:')");
         return 0;
       }
-      PipelineTestRunner runner = new PipelineTestRunner(spark, spec, scratch);
-      runner.validate(tests);
+      PipelineTestRunner runner = PipelineTestRunner.validated(spark, spec, scratch, tests);
       List<TestOutcome> outcomes = new ArrayList<>();
       for (PipelineTestCase test : tests) {
         TestOutcome outcome = runner.run(test);

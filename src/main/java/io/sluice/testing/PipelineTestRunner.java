@@ -20,6 +20,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
@@ -42,42 +43,49 @@ public final class PipelineTestRunner {
   private final SparkSession spark;
   private final PipelineSpec pipeline;
   private final Path scratch;
-  private Map<String, Path> sources;
-  private Set<DatasetName> datasets;
+  /** The file sources a test may give rows to, by name, to their folders relative to the pipeline's. */
+  private final Map<String, Path> sources;
   private int started;
 
-  /** A runner of {@code pipeline}'s tests in {@code spark}, with their folders under {@code scratch}. */
-  public PipelineTestRunner(SparkSession spark, PipelineSpec pipeline, Path scratch) {
+  private PipelineTestRunner(SparkSession spark, PipelineSpec pipeline, Path scratch, Map<String, Path> sources) {
     this.spark = spark;
     this.pipeline = pipeline;
     this.scratch = scratch;
+    this.sources = sources;
   }
 
   /**
-   * Resolves the pipeline (as a dry run) and checks that every test gives rows only to sources
-   * it reads and checks only datasets it defines, before any test runs.
+   * A runner of {@code pipeline}'s {@code tests} in {@code spark}, with their folders under
+   * {@code scratch}: resolves the pipeline (as a dry run, on a copy) and checks that every test
+   * gives rows only to sources it reads and checks only datasets it defines, before any test runs.
    *
    * @throws SluiceException naming the test file's line and column
    */
-  public void validate(List<PipelineTestCase> tests) {
+  public static PipelineTestRunner validated(SparkSession spark, PipelineSpec pipeline, Path scratch, List<PipelineTestCase> tests) {
     Path folder = scratch.resolve("resolve");
-    PipelineSpec copy = ScratchPipeline.copy(pipeline, folder, "default");
-    ResolvedGraph graph = PipelineUpdate.validate(spark, copy);
-    sources = PipelineSources.files(graph, folder);
-    datasets = graph.graph().datasets().keySet();
+    ResolvedGraph graph = PipelineUpdate.validate(spark, ScratchPipeline.copy(pipeline, folder, "default", Set.of()));
+    ScratchPipeline.empty(folder);
+    Map<String, Path> read = PipelineSources.files(graph, folder);
+    Map<String, Path> inside = new LinkedHashMap<>();
+    read.forEach((name, path) -> {
+      if (path.startsWith(folder)) {
+        inside.put(name, folder.relativize(path));
+      }
+    });
+    Set<DatasetName> datasets = graph.graph().datasets().keySet();
     for (PipelineTestCase test : tests) {
       for (TestUpdate update : test.updates()) {
         for (GivenRows given : update.given()) {
-          Path source = sources.get(PipelineSources.normalise(given.source()));
-          if (source == null) {
+          String name = PipelineSources.normalise(given.source());
+          if (!read.containsKey(name)) {
             throw new SluiceException(ErrorClass.TEST_SOURCE_UNKNOWN, given.origin(), "the pipeline reads no source '"
-                + given.source() + "'; it reads " + (sources.isEmpty() ? "no files" : String.join(", ", sources.keySet())));
+                + given.source() + "'; it reads " + (read.isEmpty() ? "no files" : String.join(", ", read.keySet())));
           }
-          if (!source.startsWith(folder)) {
+          if (!inside.containsKey(name)) {
             throw new SluiceException(ErrorClass.TEST_SOURCE_UNKNOWN, given.origin(), "rows cannot be given to '"
                 + given.source() + "': its folder is outside the pipeline's folder, and a test writes only into its copy of that");
           }
-          if (!given.source().trim().toLowerCase(java.util.Locale.ROOT).startsWith("json files ")) {
+          if (!name.startsWith("json files ")) {
             throw new SluiceException(ErrorClass.TEST_SOURCE_UNKNOWN, given.origin(), "rows can be given to JSON files for now,"
                 + " not to '" + given.source() + "'");
           }
@@ -90,24 +98,22 @@ public final class PipelineTestRunner {
         }
       }
     }
-    ScratchPipeline.empty(folder);
+    return new PipelineTestRunner(spark, pipeline, scratch, inside);
   }
 
-  /** Runs one test, after {@link #validate}. */
+  /** Runs one test; every file source of the pipeline starts empty. */
   public TestOutcome run(PipelineTestCase test) {
     long start = System.nanoTime();
     Path folder = scratch.resolve("test-" + (++started));
     String database = "sluice_test_" + UUID.randomUUID().toString().replace("-", "").substring(0, 12);
-    PipelineSpec copy = ScratchPipeline.copy(pipeline, folder, database);
+    PipelineSpec copy = ScratchPipeline.copy(pipeline, folder, database, Set.copyOf(sources.values()));
     spark.sql("CREATE DATABASE " + Identifiers.quote(database) + " LOCATION '"
         + folder.resolve(".sluice/warehouse").toUri().toString().replace("'", "\\'") + "'");
     List<String> failures = new ArrayList<>();
     try {
-      Path root = scratch.resolve("resolve");
-      sources.values().stream().filter(p -> p.startsWith(root)).forEach(p -> ScratchPipeline.empty(folder.resolve(root.relativize(p))));
       for (TestUpdate update : test.updates()) {
         for (GivenRows given : update.given()) {
-          Path source = folder.resolve(root.relativize(sources.get(PipelineSources.normalise(given.source()))));
+          Path source = folder.resolve(sources.get(PipelineSources.normalise(given.source())));
           write(source.resolve(String.format("sluice-test-update-%03d.json", update.number())), given.rows());
         }
         UpdateResult result = PipelineUpdate.run(spark, copy, new UpdateOptions(false, List.of(), List.of()), List.of());

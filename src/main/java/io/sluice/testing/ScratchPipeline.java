@@ -8,6 +8,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Comparator;
 import java.util.Optional;
+import java.util.Set;
 import java.util.stream.Stream;
 
 /**
@@ -19,20 +20,25 @@ public final class ScratchPipeline {
   private ScratchPipeline() {}
 
   /**
-   * Copies {@code spec}'s folder into {@code folder}, leaving out its storage and its tests, and
-   * returns the spec of the copy: the same libraries and configuration, storage in the copy,
-   * datasets in {@code database}.
+   * Copies {@code spec}'s folder into {@code folder}, leaving out its storage, its tests, what
+   * is hidden ({@code .git}, {@code .sluice}) and the files of {@code emptied} (folders relative
+   * to the pipeline's, made empty), and returns the spec of the copy: the same libraries and
+   * configuration, storage in the copy, datasets in {@code database}.
    */
-  static PipelineSpec copy(PipelineSpec spec, Path folder, String database) {
+  static PipelineSpec copy(PipelineSpec spec, Path folder, String database, Set<Path> emptied) {
     Path root = spec.root().toAbsolutePath().normalize();
     Path storage = spec.storage().isLocal() ? spec.storage().localFolder() : null;
     try (Stream<Path> paths = Files.walk(root)) {
       for (Path path : paths.toList()) {
         Path relative = root.relativize(path);
-        if (path.equals(root) || (storage != null && path.startsWith(storage)) || relative.startsWith(TestFiles.FOLDER)) {
+        if (path.equals(root) || (storage != null && path.startsWith(storage)) || relative.startsWith(TestFiles.FOLDER)
+            || hidden(relative)) {
           continue;
         }
         Path target = folder.resolve(relative.toString());
+        if (emptied.stream().anyMatch(e -> relative.startsWith(e) && !relative.equals(e))) {
+          continue;
+        }
         if (Files.isDirectory(path)) {
           Files.createDirectories(target);
         } else {
@@ -45,6 +51,15 @@ public final class ScratchPipeline {
     }
     return new PipelineSpec(folder, folder.resolve(spec.specFile().getFileName().toString()), spec.name(),
         Storage.local(folder.resolve(".sluice")), spec.catalog(), Optional.of(database), spec.configuration(), spec.libraries());
+  }
+
+  private static boolean hidden(Path relative) {
+    for (Path part : relative) {
+      if (part.toString().startsWith(".")) {
+        return true;
+      }
+    }
+    return false;
   }
 
   /** Deletes {@code folder} and everything in it when the JVM exits (its session may hold files in it until then). */

@@ -11,6 +11,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import java.util.stream.Stream;
@@ -32,6 +33,7 @@ public final class TestFiles {
   /** The folder of the pipeline that holds its tests. */
   public static final String FOLDER = "tests";
 
+  private static final Set<String> BOOLEANS = Set.of("true", "false");
   private static final Set<String> CHECKS = Set.of("rows", "ordered", "count", "empty", "sql");
 
   private final String file;
@@ -163,15 +165,18 @@ public final class TestFiles {
     return rows;
   }
 
-  /** A scalar as YAML types it: null, a boolean, a whole or decimal number, or else its text. */
+  /**
+   * A scalar as YAML types it: null, a boolean, a whole or decimal number, or else its text. Only
+   * true and false are booleans: YAML 1.1's yes, no, on and off stay the words a user wrote.
+   */
   private static Object value(ScalarNode scalar) {
     Tag tag = scalar.getTag();
     String text = scalar.getValue();
     try {
       if (tag.equals(Tag.NULL)) {
         return null;
-      } else if (tag.equals(Tag.BOOL)) {
-        return Boolean.parseBoolean(text.toLowerCase(java.util.Locale.ROOT));
+      } else if (tag.equals(Tag.BOOL) && BOOLEANS.contains(text.toLowerCase(Locale.ROOT))) {
+        return Boolean.parseBoolean(text);
       } else if (tag.equals(Tag.INT) || tag.equals(Tag.FLOAT)) {
         return new BigDecimal(text.replace("_", ""));
       }
@@ -196,8 +201,8 @@ public final class TestFiles {
   }
 
   private boolean bool(Node node, String what) {
-    if (node instanceof ScalarNode scalar && scalar.getTag().equals(Tag.BOOL)) {
-      return Boolean.parseBoolean(scalar.getValue().toLowerCase(java.util.Locale.ROOT));
+    if (node instanceof ScalarNode scalar && BOOLEANS.contains(scalar.getValue().toLowerCase(Locale.ROOT))) {
+      return Boolean.parseBoolean(scalar.getValue());
     }
     throw error(origin(node), what + " should be true or false");
   }

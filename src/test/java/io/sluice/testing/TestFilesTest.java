@@ -26,7 +26,7 @@ class TestFilesTest {
             updates:
               - given:
                   json files data/users:
-                    - {id: 1, name: Ann, score: 1.50, ok: true, gone: null}
+                    - {id: 1, name: Ann, score: 1.50, ok: true, gone: null, city: on}
                 expect:
                   users: {rows: [{id: 1}], ordered: true}
                   history: {count: 2}
@@ -47,6 +47,7 @@ class TestFilesTest {
     assertEquals(true, row.get("ok"));
     assertTrue(row.containsKey("gone") && row.get("gone") == null);
     assertEquals("Ann", row.get("name"));
+    assertEquals("on", row.get("city"), "YAML 1.1's on stays a word");
     assertEquals(new TableExpectation.Rows("users", first.expectations().get(0).origin(), List.of(Map.of("id", new BigDecimal("1"))), true),
         first.expectations().get(0));
     assertEquals(2, ((TableExpectation.Count) first.expectations().get(1)).count());
