@@ -3,6 +3,8 @@ package io.sluice.cli;
 import io.sluice.graph.ResolvedFlow;
 import io.sluice.graph.ResolvedGraph;
 import io.sluice.spec.PipelineSpec;
+import io.sluice.testing.PipelineTestRunner;
+import io.sluice.testing.TestFiles;
 import io.sluice.update.PipelineUpdate;
 import org.apache.spark.sql.SparkSession;
 import picocli.CommandLine.Command;
@@ -25,6 +27,11 @@ final class DryRunCommand extends FolderCommand {
           + (flow.streaming() ? " (streaming)" : "") + "  " + flow.definition().origin());
     }
     graph.warnings().forEach(w -> out().println("warning: " + w));
+    int tests = PipelineTestRunner.check(spec, graph);
+    if (tests > 0) {
+      out().println(tests + (tests == 1 ? " test" : " tests") + " in " + TestFiles.FOLDER + "/: each gives rows to sources the pipeline reads"
+          + " and checks what it defines");
+    }
     return 0;
   }
 }

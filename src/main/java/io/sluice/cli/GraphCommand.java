@@ -1,9 +1,12 @@
 package io.sluice.cli;
 
+import io.sluice.SluiceException;
 import io.sluice.eventlog.UpdateHistory;
+import io.sluice.graph.ResolvedGraph;
 import io.sluice.report.GraphFormat;
 import io.sluice.report.PipelineView;
 import io.sluice.spec.PipelineSpec;
+import io.sluice.testing.PipelineTestRunner;
 import io.sluice.update.PipelineUpdate;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -33,7 +36,14 @@ final class GraphCommand extends FolderCommand {
 
   @Override
   int run(PipelineSpec spec, SparkSession spark) {
-    PipelineView view = view(spec, spark, UpdateHistory.recent(eventLog(spark, spec), 1));
+    ResolvedGraph graph = PipelineUpdate.validate(spark, spec);
+    try {
+      PipelineTestRunner.check(spec, graph);
+    } catch (SluiceException e) {
+      // The picture is drawn all the same: a test's mistake is the test's, said here so that it is seen early.
+      err().println("warning: " + e.userMessage());
+    }
+    PipelineView view = view(spec, graph, UpdateHistory.recent(eventLog(spark, spec), 1));
     String text = format().write(view);
     if (outFile == null) {
       out().print(text);
@@ -46,8 +56,8 @@ final class GraphCommand extends FolderCommand {
   }
 
   /** The pipeline's graph as its definitions make it now, with the figures of the latest of {@code updates}. */
-  static PipelineView view(PipelineSpec spec, SparkSession spark, List<UpdateHistory.UpdateRecord> updates) {
-    return PipelineView.of(spec.name(), spec.root(), PipelineUpdate.validate(spark, spec),
+  static PipelineView view(PipelineSpec spec, ResolvedGraph graph, List<UpdateHistory.UpdateRecord> updates) {
+    return PipelineView.of(spec.name(), spec.root(), graph,
         updates.isEmpty() ? Optional.empty() : Optional.of(updates.get(updates.size() - 1)));
   }
 

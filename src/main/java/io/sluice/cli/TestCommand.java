@@ -2,20 +2,20 @@ package io.sluice.cli;
 
 import io.sluice.SluiceException;
 import io.sluice.spec.PipelineSpec;
-import io.sluice.spec.Storage;
 import io.sluice.testing.JUnitReport;
 import io.sluice.testing.PipelineTestCase;
 import io.sluice.testing.PipelineTestRunner;
 import io.sluice.testing.ScratchPipeline;
 import io.sluice.testing.TestFiles;
 import io.sluice.testing.TestOutcome;
+import io.sluice.testing.TestSession;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Optional;
+import java.util.OptionalInt;
 import org.apache.spark.sql.SparkSession;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -30,6 +30,7 @@ import picocli.CommandLine.Option;
 final class TestCommand extends FolderCommand {
   /** A test file that cannot run as written, or --only naming no test. */
   static final int TEST_FILE_ERROR = 2;
+  private static final String CLEAR_LINE = "\u001b[K";
 
   @Option(names = "--only", paramLabel = "NAME", description = "Run only the test of this name.")
   String only;
@@ -52,32 +53,53 @@ final class TestCommand extends FolderCommand {
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }
-    return new PipelineSpec(scratch, scratch.resolve("spark-pipeline.yml"), spec.name(),
-        Storage.local(scratch.resolve("session")), Optional.empty(), Optional.empty(), spec.configuration(), List.of());
+    return TestSession.on(spec, scratch.resolve("session"));
+  }
+
+  /** The tests to run, read before Spark starts: a test file's mistake costs no session. */
+  private List<PipelineTestCase> tests;
+
+  @Override
+  OptionalInt checkWithoutSpark(PipelineSpec spec) {
+    try {
+      tests = TestFiles.load(spec.root());
+    } catch (SluiceException e) {
+      fail(e, e.userMessage());
+      return OptionalInt.of(TEST_FILE_ERROR);
+    }
+    if (only != null) {
+      List<PipelineTestCase> named = tests.stream().filter(t -> t.name().equals(only)).toList();
+      if (named.isEmpty()) {
+        err().println("no test named '" + only + "'; the tests are: "
+            + (tests.isEmpty() ? "none" : String.join(", ", tests.stream().map(t -> "'" + t.name() + "'").toList())));
+        return OptionalInt.of(TEST_FILE_ERROR);
+      }
+      tests = named;
+    }
+    if (tests.isEmpty()) {
+      out().println("no tests in " + spec.root().resolve(TestFiles.FOLDER) + " (files *.yml holding 'tests:')");
+      return OptionalInt.of(0);
+    }
+    return OptionalInt.empty();
   }
 
   @Override
   int run(PipelineSpec spec, SparkSession spark) {
     int failed = 0;
     try {
-      List<PipelineTestCase> tests = TestFiles.load(spec.root());
-      if (only != null) {
-        List<PipelineTestCase> named = tests.stream().filter(t -> t.name().equals(only)).toList();
-        if (named.isEmpty()) {
-          err().println("no test named '" + only + "'; the tests are: "
-              + (tests.isEmpty() ? "none" : String.join(", ", tests.stream().map(t -> "'" + t.name() + "'").toList())));
-          return TEST_FILE_ERROR;
-        }
-        tests = named;
-      }
-      if (tests.isEmpty()) {
-        out().println("no tests in " + spec.root().resolve(TestFiles.FOLDER) + " (files *.yml holding 'tests:')");
-        return 0;
-      }
       PipelineTestRunner runner = PipelineTestRunner.validated(spark, spec, scratch, tests);
       List<TestOutcome> outcomes = new ArrayList<>();
+      // On a terminal the test that runs is shown, then replaced by its outcome; a pipe gets outcomes only.
+      boolean terminal = System.console() != null;
       for (PipelineTestCase test : tests) {
+        if (terminal) {
+          out().print("RUN   " + test.name() + " ...");
+          out().flush();
+        }
         TestOutcome outcome = runner.run(test);
+        if (terminal) {
+          out().print("\r" + CLEAR_LINE);
+        }
         print(outcome);
         outcomes.add(outcome);
         failed += outcome.passed() ? 0 : 1;

@@ -1,5 +1,8 @@
 package io.sluice.common;
 
+import io.sluice.SluiceException;
+import java.util.Optional;
+import org.apache.spark.SparkThrowable;
 import org.apache.spark.sql.AnalysisException;
 import org.apache.spark.sql.catalyst.parser.ParseException;
 
@@ -15,6 +18,22 @@ public final class SparkErrors {
   /** Spark's Scala code throws checked exceptions undeclared; Java callers rethrow them as they are. */
   public static RuntimeException unchecked(Exception e) {
     return e instanceof RuntimeException runtime ? runtime : new IllegalStateException(e.getMessage(), e);
+  }
+
+  /**
+   * The stable error class of {@code e} or of the first of its causes that has one: Sluice's own
+   * ({@code EXPECTATION_VIOLATION}) or Spark's condition ({@code DIVIDE_BY_ZERO}); empty when none has.
+   */
+  public static Optional<String> errorClass(Throwable e) {
+    for (Throwable cause = e; cause != null; cause = cause.getCause()) {
+      if (cause instanceof SluiceException sluice) {
+        return Optional.of(sluice.errorClass());
+      }
+      if (cause instanceof SparkThrowable spark && spark.getCondition() != null) {
+        return Optional.of(spark.getCondition());
+      }
+    }
+    return Optional.empty();
   }
 
   public static String firstLine(Throwable e) {

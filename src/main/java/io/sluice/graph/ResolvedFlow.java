@@ -11,11 +11,11 @@ import org.apache.spark.sql.types.StructType;
  * @param schema the columns its query returns
  * @param streamingInputs the inputs among {@code inputs} that it reads as streams
  * @param output what it writes into its target, resolved against its query's columns
- * @param externalSources what it reads from outside the pipeline, as labels ({@code table a.b}, {@code json files landing})
+ * @param externalSources what it reads from outside the pipeline
  */
 public record ResolvedFlow(
     FlowDefinition definition, StructType schema, boolean streaming, Set<DatasetName> inputs,
-    Set<DatasetName> streamingInputs, FlowOutput output, Set<String> externalSources) {
+    Set<DatasetName> streamingInputs, FlowOutput output, Set<ExternalSource> externalSources) {
   public ResolvedFlow {
     inputs = Set.copyOf(inputs);
     streamingInputs = Set.copyOf(streamingInputs);

@@ -4,6 +4,7 @@ import io.sluice.eventlog.UpdateHistory.FlowRecord;
 import io.sluice.eventlog.UpdateHistory.UpdateRecord;
 import io.sluice.graph.DatasetDefinition;
 import io.sluice.graph.DatasetName;
+import io.sluice.graph.ExternalSource;
 import io.sluice.graph.ResolvedFlow;
 import io.sluice.graph.ResolvedGraph;
 import java.nio.file.Path;
@@ -58,8 +59,8 @@ public record PipelineView(String pipeline, List<Node> nodes, List<Edge> edges) 
     Map<String, Node> nodes = new LinkedHashMap<>();
     List<Edge> edges = new ArrayList<>();
     for (ResolvedFlow flow : graph.flows()) {
-      for (String source : flow.externalSources()) {
-        String shown = relative(source, root);
+      for (ExternalSource source : flow.externalSources()) {
+        String shown = relative(source.label(), root);
         nodes.computeIfAbsent("source:" + shown, k -> new Node("n" + nodes.size(), shown, SOURCE, Optional.empty(), Optional.empty()));
       }
     }
@@ -74,8 +75,8 @@ public record PipelineView(String pipeline, List<Node> nodes, List<Edge> edges) 
       // A table's own append flow is the plain case and goes unlabelled; other kinds and named flows say what they are.
       boolean own = flow.name().equals(flow.target());
       String label = own ? (kind.equals("append") ? "" : kind) : flow.name().name() + ": " + kind;
-      for (String source : flow.externalSources()) {
-        edges.add(new Edge(nodes.get("source:" + relative(source, root)).id(), target, flow.name().name(), label));
+      for (ExternalSource source : flow.externalSources()) {
+        edges.add(new Edge(nodes.get("source:" + relative(source.label(), root)).id(), target, flow.name().name(), label));
       }
       for (DatasetName input : flow.inputs()) {
         edges.add(new Edge(nodes.get(input.key()).id(), target, flow.name().name(), label));

@@ -3,17 +3,21 @@ package io.sluice.testing;
 import io.sluice.ErrorClass;
 import io.sluice.Origin;
 import io.sluice.SluiceException;
+import io.sluice.eventlog.FlowState;
 import java.io.IOException;
 import java.io.Reader;
 import java.math.BigDecimal;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
+import java.util.stream.Collectors;
 import java.util.stream.Stream;
 import org.yaml.snakeyaml.LoaderOptions;
 import org.yaml.snakeyaml.Yaml;
@@ -34,7 +38,9 @@ public final class TestFiles {
   public static final String FOLDER = "tests";
 
   private static final Set<String> BOOLEANS = Set.of("true", "false");
-  private static final Set<String> CHECKS = Set.of("rows", "ordered", "count", "empty", "sql");
+  private static final Set<String> CHECKS = Set.of("rows", "ordered", "count", "empty", "sql", "state", "error", "unchanged");
+  /** The key of {@code expect} that checks expectations rather than a dataset. */
+  private static final String EXPECTATIONS = "expectations";
 
   private final String file;
 
@@ -115,7 +121,12 @@ public final class TestFiles {
     List<TableExpectation> expectations = new ArrayList<>();
     if (fields.containsKey("expect")) {
       for (Map.Entry<Node, Node> check : entries(fields.get("expect"), "'expect'")) {
-        expectations.add(expectation(text(check.getKey(), "a dataset's name"), check.getValue()));
+        String name = text(check.getKey(), "a dataset's name");
+        if (name.equals(EXPECTATIONS)) {
+          expectations.addAll(failedRows(check.getValue()));
+        } else {
+          expectations.add(expectation(name, check.getValue()));
+        }
       }
     }
     if (given.isEmpty() && expectations.isEmpty()) {
@@ -127,27 +138,60 @@ public final class TestFiles {
   private TableExpectation expectation(String dataset, Node node) {
     Map<String, Node> fields = mapping(node, "the check of '" + dataset + "'", CHECKS);
     Origin at = origin(node);
-    List<String> given = fields.keySet().stream().filter(k -> !k.equals("ordered")).toList();
+    List<String> given = fields.keySet().stream().filter(k -> !k.equals("ordered") && !k.equals("error")).toList();
     if (given.size() != 1) {
-      throw error(at, "the check of '" + dataset + "' should give one of rows, count, empty or sql; it gives "
+      throw error(at, "the check of '" + dataset + "' should give one of rows, count, empty, sql, state or unchanged; it gives "
           + (given.isEmpty() ? "none" : String.join(", ", given)));
     }
     if (fields.containsKey("ordered") && !fields.containsKey("rows")) {
       throw error(origin(fields.get("ordered")), "'ordered' goes with 'rows'");
     }
+    if (fields.containsKey("error") && !fields.containsKey("state")) {
+      throw error(origin(fields.get("error")), "'error' goes with 'state: FAILED'");
+    }
     Node value = fields.get(given.get(0));
     return switch (given.get(0)) {
       case "rows" -> new TableExpectation.Rows(dataset, at, rows(value),
           fields.containsKey("ordered") && bool(fields.get("ordered"), "'ordered'"));
-      case "count" -> new TableExpectation.Count(dataset, at, count(value));
+      case "count" -> new TableExpectation.Count(dataset, at, count(value, "'count'"));
       case "empty" -> {
         if (!bool(value, "'empty'")) {
           throw error(origin(value), "'empty: false' checks nothing: give 'count' or 'rows'");
         }
         yield new TableExpectation.Count(dataset, at, 0);
       }
+      case "state" -> state(dataset, at, value, Optional.ofNullable(fields.get("error")).map(e -> text(e, "'error'")));
+      case "unchanged" -> {
+        if (!bool(value, "'unchanged'")) {
+          throw error(origin(value), "'unchanged: false' checks nothing: give 'count' or 'rows'");
+        }
+        yield new TableExpectation.Unchanged(dataset, at);
+      }
       default -> new TableExpectation.NoRows(dataset, at, text(value, "'sql'"));
     };
+  }
+
+  private TableExpectation state(String flow, Origin at, Node value, Optional<String> error) {
+    String text = text(value, "'state'");
+    FlowState state = Arrays.stream(FlowState.values()).filter(s -> s.isFinal() && s.name().equalsIgnoreCase(text)).findFirst()
+        .orElseThrow(() -> error(origin(value), "'state' should be one of " + Arrays.stream(FlowState.values())
+            .filter(FlowState::isFinal).map(FlowState::name).collect(Collectors.joining(", "))));
+    if (error.isPresent() && state != FlowState.FAILED) {
+      throw error(at, "'error' goes with 'state: FAILED'");
+    }
+    return new TableExpectation.State(flow, at, state, error);
+  }
+
+  /** {@code expectations: {name: {failed: N}}}: the rows that failed each expectation in the update. */
+  private List<TableExpectation> failedRows(Node node) {
+    List<TableExpectation> checks = new ArrayList<>();
+    for (Map.Entry<Node, Node> entry : entries(node, "'expectations'")) {
+      String name = text(entry.getKey(), "an expectation's name");
+      Map<String, Node> fields = mapping(entry.getValue(), "the check of expectation '" + name + "'", Set.of("failed"));
+      checks.add(new TableExpectation.FailedRows(name, origin(entry.getValue()),
+          count(required(fields, entry.getValue(), "failed", "the check of expectation '" + name + "'"), "'failed'")));
+    }
+    return checks;
   }
 
   private List<Map<String, Object>> rows(Node node) {
@@ -186,7 +230,7 @@ public final class TestFiles {
     return text;
   }
 
-  private long count(Node node) {
+  private long count(Node node, String what) {
     if (node instanceof ScalarNode scalar && scalar.getTag().equals(Tag.INT)) {
       try {
         long n = Long.parseLong(scalar.getValue());
@@ -197,7 +241,7 @@ public final class TestFiles {
         // reported below
       }
     }
-    throw error(origin(node), "'count' should be a whole number, 0 or more");
+    throw error(origin(node), what + " should be a whole number, 0 or more");
   }
 
   private boolean bool(Node node, String what) {

@@ -15,6 +15,11 @@ public record TestOutcome(String name, Origin origin, Duration took, List<String
     failures = List.copyOf(failures);
   }
 
+  /** How a failure starts: the update, the check and its place, before what differs (on the next line when that is a table). */
+  static String place(int update, TableExpectation check, String failure) {
+    return "update " + update + ", " + check.dataset() + " (" + check.origin() + "):" + (failure.startsWith("\n") ? "" : " ") + failure;
+  }
+
   public boolean passed() {
     return failures.isEmpty();
   }

@@ -29,8 +29,13 @@ class TestCommandTest {
     CommandResult result = IN_PROCESS.ok(dir, "test");
     assertTrue(result.stdout().contains("PASS  a late update does not undo a delete  ("), result::toString);
     assertTrue(result.stdout().contains("PASS  a key updated twice in one batch keeps its newest row  ("), result::toString);
-    assertTrue(result.stdout().endsWith("2 tests: 2 passed, 0 failed\n"), result::toString);
+    assertTrue(result.stdout().contains("PASS  a change row that does not parse fails the update and changes nothing  ("), result::toString);
+    assertTrue(result.stdout().endsWith("3 tests: 3 passed, 0 failed\n"), result::toString);
     assertFalse(Files.exists(dir.resolve(".sluice")), "the pipeline's storage is not touched");
+
+    CommandResult dryRun = IN_PROCESS.ok(dir, "dry-run");
+    assertTrue(dryRun.stdout().endsWith("3 tests in tests/: each gives rows to sources the pipeline reads and checks what it defines\n"),
+        dryRun::toString);
   }
 
   @Test
@@ -91,11 +96,23 @@ class TestCommandTest {
         + " it reads json files data/users [TEST_SOURCE_UNKNOWN]"), unknownSource::toString);
     assertFalse(unknownSource.stdout().contains("PASS"), "no test ran");
 
+    Files.writeString(dir.resolve("tests/more.yml"), "tests:\n  - name: a field\n    updates:\n      - given:\n"
+        + "          json files data/users:\n            - {userId: 1, mail: a@b.c}\n");
+    CommandResult unknownField = IN_PROCESS.failsCleanly(dir, "test");
+    assertEquals(2, unknownField.exit());
+    assertTrue(unknownField.stderr().startsWith("tests/more.yml:5:11: row 1 of 'json files data/users' has a field 'mail' that its"
+        + " files do not have; they have userId, name, city, operation, sequenceNum [TEST_FIELD_UNKNOWN]"), unknownField::toString);
+
     Files.writeString(dir.resolve("tests/more.yml"), "tests:\n  - name: gone\n    updates:\n      - expect:\n          users_scd3: {empty: true}\n");
     CommandResult unknownDataset = IN_PROCESS.failsCleanly(dir, "test");
     assertEquals(2, unknownDataset.exit());
     assertTrue(unknownDataset.stderr().startsWith("tests/more.yml:5:23: the pipeline defines no dataset 'users_scd3'; it defines"
         + " users_cdc, users_changes, users_scd1, users_scd2 [TEST_DATASET_UNKNOWN]"), unknownDataset::toString);
+    // A dry run refuses it too; the graph is drawn, with a warning.
+    CommandResult dryRun = IN_PROCESS.failsCleanly(dir, "dry-run");
+    assertTrue(dryRun.stderr().startsWith("tests/more.yml:5:23: the pipeline defines no dataset 'users_scd3';"), dryRun::toString);
+    CommandResult graph = IN_PROCESS.ok(dir, "graph", "--format", "mermaid");
+    assertTrue(graph.stderr().contains("warning: tests/more.yml:5:23: the pipeline defines no dataset 'users_scd3';"), graph::toString);
 
     CommandResult noSuchTest = IN_PROCESS.run(dir, "test", "--only", "nope");
     assertEquals(2, noSuchTest.exit(), noSuchTest::toString);

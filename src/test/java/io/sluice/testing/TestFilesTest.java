@@ -5,12 +5,14 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.sluice.SluiceException;
+import io.sluice.eventlog.FlowState;
 import java.io.IOException;
 import java.math.BigDecimal;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -58,6 +60,29 @@ class TestFilesTest {
   }
 
   @Test
+  void anUpdateChecksExpectationsStatesAndVersions() throws IOException {
+    write("t.yml", """
+        tests:
+          - name: a row that does not parse
+            updates:
+              - expect:
+                  users_cdc: {state: FAILED, error: EXPECTATION_VIOLATION}
+                  users_scd1: {unchanged: true}
+                  expectations:
+                    parsed: {failed: 1}
+                    users_cdc.other: {failed: 0}
+        """);
+    List<TableExpectation> checks = TestFiles.load(dir).get(0).updates().get(0).expectations();
+    assertEquals(List.of(
+        new TableExpectation.State("users_cdc", checks.get(0).origin(), FlowState.FAILED, Optional.of("EXPECTATION_VIOLATION")),
+        new TableExpectation.Unchanged("users_scd1", checks.get(1).origin()),
+        new TableExpectation.FailedRows("parsed", checks.get(2).origin(), 1),
+        new TableExpectation.FailedRows("users_cdc.other", checks.get(3).origin(), 0)), checks);
+    assertEquals("tests/t.yml:5:22", checks.get(0).origin().toString());
+    assertEquals("tests/t.yml:8:21", checks.get(2).origin().toString());
+  }
+
+  @Test
   void noTestsFolderIsNoTests() {
     assertEquals(List.of(), TestFiles.load(dir));
   }
@@ -70,7 +95,13 @@ class TestFilesTest {
     refused("tests:\n  - updates: [{expect: {t: {count: 1}}}]\n", "tests/t.yml:2:5: a test lacks 'name'", "");
     refused("tests:\n  - name: a\n    updates: []\n", "tests/t.yml:2:5: test 'a' has no updates", "");
     refused("tests:\n  - name: a\n    updates:\n      - expect:\n          t: {count: 1, empty: true}\n",
-        "tests/t.yml:5:14: the check of 't' should give one of rows, count, empty or sql; it gives count, empty", "");
+        "tests/t.yml:5:14: the check of 't' should give one of rows, count, empty, sql, state or unchanged; it gives count, empty", "");
+    refused("tests:\n  - name: a\n    updates:\n      - expect:\n          t: {state: BROKEN}\n",
+        "tests/t.yml:5:22: 'state' should be one of COMPLETED, FAILED, SKIPPED, EXCLUDED, STOPPED", "");
+    refused("tests:\n  - name: a\n    updates:\n      - expect:\n          t: {count: 1, error: X}\n",
+        "tests/t.yml:5:32: 'error' goes with 'state: FAILED'", "");
+    refused("tests:\n  - name: a\n    updates:\n      - expect:\n          expectations: {parsed: {failed: many}}\n",
+        "tests/t.yml:5:43: 'failed' should be a whole number", "");
     refused("tests:\n  - name: a\n    updates:\n      - expect:\n          t: {count: -1}\n", "tests/t.yml:5:22: 'count' should be a whole number", "");
     refused("tests:\n  - name: a\n    updates:\n      - expect:\n          t: {rows: [{id: [1, 2]}]}\n",
         "tests/t.yml:5:27: the value of 'id' should be a plain value", "");

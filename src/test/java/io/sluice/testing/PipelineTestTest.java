@@ -1,0 +1,141 @@
+package io.sluice.testing;
+
+import static io.sluice.testing.PipelineTest.row;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.sluice.SluiceException;
+import io.sluice.testsupport.PipelineFolder;
+import io.sluice.testsupport.SharedSpark;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import org.apache.spark.sql.SparkSession;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The Java kit on the shared session: rows given, updates run, and each kind of check holding,
+ * failing with what differs and where, or refused before anything runs.
+ */
+class PipelineTestTest {
+  static final Path AUTO_CDC = Path.of("examples/auto-cdc").toAbsolutePath();
+  private static final String USERS = "json files data/users";
+
+  private final SparkSession spark = SharedSpark.session();
+  @TempDir Path dir;
+
+  @Test
+  void rowsGivenUpdateAfterUpdateAreCheckedAndAPassedTestLeavesNothing() {
+    Path folder;
+    try (PipelineTest test = PipelineTest.of(spark, AUTO_CDC)) {
+      folder = test.folder();
+      test.given(USERS, row("userId", 1, "name", "Ann", "city", "Oslo", "operation", "INSERT", "sequenceNum", 1),
+              row("userId", 2, "name", "Bo", "city", "Rome", "operation", "INSERT", "sequenceNum", 1))
+          .update()
+          .expect("users_scd1", row("userId", 1, "name", "Ann"), row("userId", 2, "name", "Bo"))
+          .expectFailedRows("parsed", 0)
+          .given(USERS, row("userId", 2, "operation", "DELETE", "sequenceNum", 2))
+          .update()
+          .expect("users_scd1", row("userId", 1, "city", "Oslo"))
+          .expectCount("users_scd2", 2)
+          .expectNoRows("SELECT * FROM users_scd2 WHERE userId = 2 AND __END_AT IS NULL")
+          .update()
+          .expectUnchanged("users_scd1")
+          .expectUnchanged("users_cdc");
+    }
+    assertFalse(Files.exists(folder), "a passed test's copy is removed");
+    assertFalse(Files.exists(AUTO_CDC.resolve(".sluice")), "the pipeline's own storage is not touched");
+  }
+
+  @Test
+  void aCheckThatDoesNotHoldSaysWhatDiffersAndWhere() {
+    PipelineTest test = PipelineTest.of(spark, AUTO_CDC);
+    test.given(USERS, row("userId", 7, "name", "Cy", "city", "Lima", "operation", "INSERT", "sequenceNum", 1)).update();
+    int line = Thread.currentThread().getStackTrace()[1].getLineNumber() + 1;
+    AssertionError wrong = assertThrows(AssertionError.class, () -> test.expect("users_scd1", row("userId", 7, "city", "Quito")));
+    test.close();
+    String message = wrong.getMessage();
+    assertTrue(message.startsWith("update 1, users_scd1 (PipelineTestTest.java:" + line + "):\ncompared on userId, city\n"), message);
+    assertTrue(message.contains("missing (expected, not found):\n  userId | city\n  ------ | -----\n  7      | Quito\n"), message);
+    assertTrue(message.contains("unexpected (found, not expected):\n  userId | city\n  ------ | ----\n  7      | Lima\n"), message);
+    assertTrue(Files.isDirectory(test.folder().resolve(".sluice/warehouse")), "a failed test's tables are kept to be looked at");
+
+    AssertionError count = assertThrows(AssertionError.class, () -> {
+      try (PipelineTest again = PipelineTest.of(spark, AUTO_CDC)) {
+        again.update().expectCount("users_scd2", 3);
+      }
+    });
+    assertTrue(count.getMessage().startsWith("update 1, users_scd2 (PipelineTestTest.java:"), count.getMessage());
+    assertTrue(count.getMessage().contains("): expected 3 rows, found 0\n"), count.getMessage());
+  }
+
+  @Test
+  void aFlowThatFailsFailsTheTestUnlessACheckExpectsIt() {
+    // A userId that is no number goes to _rescued_data, and the expectation 'parsed' fails the update.
+    try (PipelineTest test = PipelineTest.of(spark, AUTO_CDC)) {
+      test.given(USERS, row("userId", "one", "name", "Ann", "operation", "INSERT", "sequenceNum", 1))
+          .update()
+          .expectFailed("users_cdc", "EXPECTATION_VIOLATION");
+    }
+
+    PipelineTest unexpected = PipelineTest.of(spark, AUTO_CDC);
+    unexpected.given(USERS, row("userId", "one", "operation", "INSERT", "sequenceNum", 1)).update();
+    AssertionError error = assertThrows(AssertionError.class, () -> unexpected.expectCount("users_scd1", 0));
+    assertTrue(error.getMessage().startsWith("update 1: flow 'users_cdc' failed: "), error.getMessage());
+    assertTrue(error.getMessage().contains("parsed"), error.getMessage());
+
+    PipelineTest wrongClass = PipelineTest.of(spark, AUTO_CDC);
+    wrongClass.given(USERS, row("userId", "one", "operation", "INSERT", "sequenceNum", 1)).update();
+    AssertionError other = assertThrows(AssertionError.class, () -> wrongClass.expectFailed("users_cdc", "DIVIDE_BY_ZERO"));
+    assertTrue(other.getMessage().contains("expected FAILED with DIVIDE_BY_ZERO; flow 'users_cdc' failed with EXPECTATION_VIOLATION: "),
+        other.getMessage());
+    wrongClass.close();
+  }
+
+  @Test
+  void whatThePipelineDoesNotHaveIsRefusedWhereTheTestSaysIt() {
+    try (PipelineTest test = PipelineTest.of(spark, AUTO_CDC)) {
+      SluiceException source = assertThrows(SluiceException.class, () -> test.given("json files data/customers", row("id", 1)));
+      assertEquals("TEST_SOURCE_UNKNOWN", source.errorClass());
+      assertTrue(source.getMessage().contains("the pipeline reads no source 'json files data/customers'; it reads json files data/users"),
+          source.getMessage());
+      SluiceException field = assertThrows(SluiceException.class, () -> test.given(USERS, row("userId", 1, "email", "a@b.c")));
+      assertEquals("TEST_FIELD_UNKNOWN", field.errorClass());
+      assertTrue(field.userMessage().startsWith("PipelineTestTest.java:"), field.userMessage());
+      assertTrue(field.getMessage().contains("row 1 of 'json files data/users' has a field 'email' that its files do not have;"
+          + " they have userId, name, city, operation, sequenceNum"), field.getMessage());
+      test.update();
+      SluiceException dataset = assertThrows(SluiceException.class, () -> test.expectCount("users", 0));
+      assertTrue(dataset.getMessage().contains("the pipeline defines no dataset 'users'; it defines users_cdc, users_changes,"
+          + " users_scd1, users_scd2"), dataset.getMessage());
+      SluiceException expectation = assertThrows(SluiceException.class, () -> test.expectFailedRows("valid_id", 0));
+      assertTrue(expectation.getMessage().contains("the pipeline defines no expectation 'valid_id'; it defines users_cdc.parsed"),
+          expectation.getMessage());
+    }
+  }
+
+  @Test
+  void rowsGoToFilesOfTheSourcesOwnFormat() throws Exception {
+    PipelineFolder.copyOf(Path.of("examples/snapshot-cdc").toAbsolutePath(), dir);
+    Files.writeString(dir.resolve("transformations/measures.sql"), """
+        CREATE OR REFRESH STREAMING TABLE measures
+        AS SELECT * FROM STREAM read_files('data/measures', format => 'parquet', schema => 'sensor STRING, celsius DOUBLE');
+        """);
+    Files.createDirectories(dir.resolve("data/measures"));
+    try (PipelineTest test = PipelineTest.of(spark, dir)) {
+      // A snapshot source reads one file a version: each update gives the next file beside it.
+      test.given("csv files snapshots/2026-01-01.csv", row("id", 1, "name", "Ann", "city", "Oslo, Norway"), row("id", 2, "name", "Bo"))
+          .given("parquet files data/measures", row("sensor", "s1", "celsius", 21.5))
+          .update()
+          .expect("customers", row("id", 1, "city", "Oslo, Norway"), row("id", 2, "city", null))
+          .expect("measures", row("sensor", "s1", "celsius", 21.5))
+          .given("csv files snapshots/2026-01-02.csv", row("id", 2, "name", "Bo", "city", "Rome"))
+          .update()
+          .expect("customers", row("id", 2, "name", "Bo", "city", "Rome"))
+          .expect("customers_history", row("id", 1, "__END_AT", "2026-01-02"), row("id", 2, "__END_AT", "2026-01-02"),
+              row("id", 2, "__END_AT", null));
+    }
+  }
+}
