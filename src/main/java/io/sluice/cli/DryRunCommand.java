@@ -27,7 +27,7 @@ final class DryRunCommand extends FolderCommand {
           + (flow.streaming() ? " (streaming)" : "") + "  " + flow.definition().origin());
     }
     graph.warnings().forEach(w -> out().println("warning: " + w));
-    int tests = PipelineTestRunner.check(spec, graph);
+    int tests = PipelineTestRunner.check(spark, spec, graph);
     if (tests > 0) {
       out().println(tests + (tests == 1 ? " test" : " tests") + " in " + TestFiles.FOLDER + "/: each gives rows to sources the pipeline reads"
           + " and checks what it defines");

@@ -38,7 +38,7 @@ final class GraphCommand extends FolderCommand {
   int run(PipelineSpec spec, SparkSession spark) {
     ResolvedGraph graph = PipelineUpdate.validate(spark, spec);
     try {
-      PipelineTestRunner.check(spec, graph);
+      PipelineTestRunner.check(spark, spec, graph);
     } catch (SluiceException e) {
       // The picture is drawn all the same: a test's mistake is the test's, said here so that it is seen early.
       err().println("warning: " + e.userMessage());

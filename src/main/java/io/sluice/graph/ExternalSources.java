@@ -28,13 +28,13 @@ import scala.jdk.javaapi.CollectionConverters;
  * datasets are stand-ins during resolution, so they never appear here. For the picture of the
  * pipeline ({@code sluice graph}) and for tests that give rows to its sources, not for its execution.
  */
-final class ExternalSources {
+public final class ExternalSources {
   private static final String KAFKA_SERVERS = "kafka.bootstrap.servers";
 
   private ExternalSources() {}
 
   /** Each source, in the order the query reads them. */
-  static Set<ExternalSource> of(Dataset<Row> query) {
+  public static Set<ExternalSource> of(Dataset<Row> query) {
     Set<ExternalSource> sources = new LinkedHashSet<>();
     List<LogicalPlan> leaves = CollectionConverters.asJava(query.queryExecution().analyzed().collectLeaves());
     for (LogicalPlan leaf : leaves) {

@@ -47,8 +47,8 @@ public final class PipelineTest implements AutoCloseable {
   private final String database;
   private final PipelineSpec copy;
   private final UpdateChecks checks;
-  /** Rows given since the last update, by the file they go to. */
-  private final Map<Path, Map.Entry<FileSource, List<Map<String, Object>>>> given = new LinkedHashMap<>();
+  /** Rows given since the last update, by where they go. */
+  private final Map<GivenTarget, List<Map<String, Object>>> given = new LinkedHashMap<>();
   private int updates;
   private UpdateResult last;
   private Map<DatasetName, Long> versionsBefore = Map.of();
@@ -88,7 +88,20 @@ public final class PipelineTest implements AutoCloseable {
     });
     spark.sql("CREATE DATABASE " + Identifiers.quote(database) + " LOCATION '"
         + folder.resolve(".sluice/warehouse").toUri().toString().replace("'", "\\'") + "'");
+    pipeline.tablesMadeForTests().forEach(table -> SourceTables.empty(spark, table));
     return new PipelineTest(spark, pipeline, folder, database, copy);
+  }
+
+  /**
+   * Makes a table outside the pipeline for tests to give rows to, as {@code sluice test} does
+   * from its tests' rows: before {@link #of}, since the pipeline resolves against it. Only a table
+   * made so is written by a test (and emptied at each test's start); a table of that name that
+   * exists and was not made for tests is refused.
+   *
+   * @param schema its columns, as in {@code CREATE TABLE}: {@code "booking_id BIGINT, status STRING"}
+   */
+  public static void createSourceTable(SparkSession spark, String table, String schema) {
+    SourceTables.create(spark, table, org.apache.spark.sql.types.StructType.fromDDL(schema), Origin.UNKNOWN);
   }
 
   /** A row for {@link #given} or {@link #expect}: column names and values in turn. */
@@ -118,8 +131,7 @@ public final class PipelineTest implements AutoCloseable {
   /** Rows for the next update, checked against the pipeline's sources now. */
   void given(GivenRows rows) {
     holdFailures();
-    Map.Entry<FileSource, Path> target = pipeline.target(rows, updates + 1);
-    given.computeIfAbsent(target.getValue(), file -> Map.entry(target.getKey(), new ArrayList<>())).getValue().addAll(rows.rows());
+    given.computeIfAbsent(pipeline.target(rows, updates + 1), target -> new ArrayList<>()).addAll(rows.rows());
   }
 
   /** Runs an update of the pipeline on the rows given since the last one. */
@@ -131,7 +143,7 @@ public final class PipelineTest implements AutoCloseable {
 
   /** Runs an update; a flow that fails in it is held against the test until a check accepts it. */
   UpdateResult runUpdate() {
-    given.forEach((file, rows) -> SourceFiles.write(spark, rows.getKey(), folder.resolve(file), rows.getValue()));
+    given.forEach((target, rows) -> target.write(spark, folder, rows));
     given.clear();
     versionsBefore = checks.versions(pipeline.tables().stream().map(t -> checks.dataset(t.name(), Origin.UNKNOWN)).collect(Collectors.toSet()));
     last = PipelineUpdate.run(spark, copy, UpdateOptions.DEFAULT, List.of());

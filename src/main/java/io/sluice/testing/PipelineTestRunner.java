@@ -7,7 +7,9 @@ import io.sluice.spec.PipelineSpec;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import org.apache.spark.sql.SparkSession;
 
@@ -38,6 +40,7 @@ public final class PipelineTestRunner {
    * @throws SluiceException naming the test file's line and column
    */
   public static PipelineTestRunner validated(SparkSession spark, PipelineSpec pipeline, Path scratch, List<PipelineTestCase> tests) {
+    makeTables(spark, tests);
     TestablePipeline resolved = TestablePipeline.resolve(spark, pipeline, scratch.resolve("resolve"));
     resolved.validate(tests);
     return new PipelineTestRunner(spark, resolved, scratch);
@@ -49,10 +52,32 @@ public final class PipelineTestRunner {
    *
    * @throws SluiceException at a test file's line and column
    */
-  public static int check(PipelineSpec spec, ResolvedGraph graph) {
+  public static int check(SparkSession spark, PipelineSpec spec, ResolvedGraph graph) {
     List<PipelineTestCase> tests = TestFiles.load(spec.root());
-    TestablePipeline.of(spec, graph, spec.root().toAbsolutePath().normalize()).validate(tests);
+    TestablePipeline.of(spark, spec, graph, spec.root().toAbsolutePath().normalize()).validate(tests);
     return tests.size();
+  }
+
+  /**
+   * Makes the tables outside the pipeline that the tests give rows to, each with the columns of
+   * all the rows given to it (their types as JSON's inference finds them): the pipeline resolves
+   * against them. Only in a session of the tests' own, as {@code sluice test}'s.
+   */
+  private static void makeTables(SparkSession spark, List<PipelineTestCase> tests) {
+    Map<String, List<Map<String, Object>>> rows = new LinkedHashMap<>();
+    Map<String, GivenRows> first = new LinkedHashMap<>();
+    for (PipelineTestCase test : tests) {
+      for (TestUpdate update : test.updates()) {
+        for (GivenRows given : update.given()) {
+          if (SourceTables.namesTable(given.source())) {
+            String table = SourceTables.tableName(given.source());
+            rows.computeIfAbsent(table, t -> new ArrayList<>()).addAll(given.rows());
+            first.putIfAbsent(table, given);
+          }
+        }
+      }
+    }
+    rows.forEach((table, given) -> SourceTables.create(spark, table, SourceTables.inferred(spark, given), first.get(table).origin()));
   }
 
   /** Runs one test; it stops at the first update where something fails. */

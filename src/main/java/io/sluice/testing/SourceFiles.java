@@ -67,7 +67,7 @@ final class SourceFiles {
     }
   }
 
-  private static String jsonLines(List<Map<String, Object>> rows) {
+  static String jsonLines(List<Map<String, Object>> rows) {
     StringBuilder lines = new StringBuilder();
     for (Map<String, Object> row : rows) {
       try {

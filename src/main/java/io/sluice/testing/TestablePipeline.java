@@ -30,14 +30,17 @@ import org.apache.spark.sql.SparkSession;
 final class TestablePipeline {
   /** The database of the copy the pipeline is resolved in: a dataset there is in a test's own database in its copy. */
   static final String DATABASE = "default";
+  private static final String TABLE = "table ";
 
+  private final SparkSession spark;
   private final PipelineSpec spec;
   private final ResolvedGraph graph;
   /** Every source the pipeline reads from outside, by label, for the messages. */
   private final Set<String> read;
   private final List<FileSource> files;
 
-  private TestablePipeline(PipelineSpec spec, ResolvedGraph graph, Set<String> read, List<FileSource> files) {
+  private TestablePipeline(SparkSession spark, PipelineSpec spec, ResolvedGraph graph, Set<String> read, List<FileSource> files) {
+    this.spark = spark;
     this.spec = spec;
     this.graph = graph;
     this.read = read;
@@ -48,13 +51,13 @@ final class TestablePipeline {
   static TestablePipeline resolve(SparkSession spark, PipelineSpec spec, Path scratch) {
     Path root = scratch.toAbsolutePath().normalize();
     ResolvedGraph graph = PipelineUpdate.validate(spark, ScratchPipeline.copy(spec, root, DATABASE, Set.of()));
-    TestablePipeline pipeline = of(spec, graph, root);
+    TestablePipeline pipeline = of(spark, spec, graph, root);
     ScratchPipeline.empty(root);
     return pipeline;
   }
 
-  /** {@code spec}'s pipeline as {@code graph} resolved it in the folder {@code root}. */
-  static TestablePipeline of(PipelineSpec spec, ResolvedGraph graph, Path root) {
+  /** {@code spec}'s pipeline as {@code graph} resolved it in the folder {@code root}, in {@code spark}. */
+  static TestablePipeline of(SparkSession spark, PipelineSpec spec, ResolvedGraph graph, Path root) {
     Set<String> read = new LinkedHashSet<>();
     Map<String, FileSource> files = new LinkedHashMap<>();
     for (ResolvedFlow flow : graph.flows()) {
@@ -73,7 +76,7 @@ final class TestablePipeline {
             oneFile ? Optional.of(relative.getFileName().toString()) : Optional.empty(), reader.get()));
       }
     }
-    return new TestablePipeline(spec, graph, read, List.copyOf(files.values()));
+    return new TestablePipeline(spark, spec, graph, read, List.copyOf(files.values()));
   }
 
   /**
@@ -104,21 +107,33 @@ final class TestablePipeline {
     return files.stream().map(FileSource::folder).collect(Collectors.toCollection(LinkedHashSet::new));
   }
 
-  /** The source {@code given} names, and the file of it that its rows go to in {@code update}. */
-  Map.Entry<FileSource, Path> target(GivenRows given, int update) {
+  /** The tables outside the pipeline that it reads and that were made for tests: each test starts them empty. */
+  List<String> tablesMadeForTests() {
+    return read.stream().filter(label -> label.startsWith(TABLE)).map(label -> label.substring(TABLE.length()))
+        .filter(table -> SourceTables.madeByTests(spark, table)).toList();
+  }
+
+  /** Where the rows {@code given} in {@code update} go: a file of a source, or a table outside the pipeline. */
+  GivenTarget target(GivenRows given, int update) {
     String name = FileSource.normalise(given.source());
     for (FileSource source : files) {
       Optional<Path> file = source.fileFor(name, update);
       if (file.isPresent()) {
         SourceFiles.checkFields(source, given);
-        return Map.entry(source, file.get());
+        return new GivenTarget.File(source, file.get());
+      }
+    }
+    if (SourceTables.namesTable(given.source())) {
+      String table = SourceTables.tableName(given.source());
+      if (SourceTables.label(spark, table).filter(read::contains).isPresent()) {
+        return new GivenTarget.Table(table);
       }
     }
     String message = !read.contains(name) && read.stream().noneMatch(r -> FileSource.normalise(r).equals(name))
         ? "the pipeline reads no source '" + given.source() + "'; it reads " + (read.isEmpty() ? "nothing from outside" : String.join(", ", read))
         : name.contains(" files ") ? "rows cannot be given to '" + given.source() + "': its files are outside the pipeline's folder,"
             + " and a test writes only into its own copy of that folder"
-        : "rows can be given to files that the pipeline reads for now, not to '" + given.source() + "'";
+        : "rows can be given to files and tables that the pipeline reads for now, not to '" + given.source() + "'";
     throw new SluiceException(ErrorClass.TEST_SOURCE_UNKNOWN, given.origin(), message);
   }
 

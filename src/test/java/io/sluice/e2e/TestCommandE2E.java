@@ -22,7 +22,7 @@ class TestCommandE2E {
 
   @Test
   void theExamplesTestsPassAsCiRunsThem() throws Exception {
-    for (String example : new String[] {"auto-cdc", "snapshot-cdc"}) {
+    for (String example : new String[] {"auto-cdc", "snapshot-cdc", "replace-using"}) {
       Path dir = tmp.resolve(example);
       PipelineFolder.copyOf(Path.of("examples", example).toAbsolutePath(), dir);
       Path report = tmp.resolve(example + "-tests.xml");

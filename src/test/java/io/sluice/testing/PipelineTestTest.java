@@ -138,4 +138,37 @@ class PipelineTestTest {
               row("id", 2, "__END_AT", null));
     }
   }
+
+  @Test
+  void rowsGoToATableOutsideThePipelineMadeForTests() throws Exception {
+    Files.writeString(dir.resolve("spark-pipeline.yml"), "name: copies\nstorage: .sluice\nlibraries:\n  - glob:\n      include: '*.sql'\n");
+    Files.writeString(dir.resolve("copies.sql"), "CREATE OR REFRESH STREAMING TABLE copies AS SELECT id, upper(v) AS v FROM STREAM(kit_src.events);\n");
+    PipelineTest.createSourceTable(spark, "kit_src.events", "id BIGINT, v STRING");
+    try (PipelineTest test = PipelineTest.of(spark, dir)) {
+      test.given("table kit_src.events", row("id", 1, "v", "a"), row("id", 2, "v", "b")).update()
+          .expect("copies", row("id", 1, "v", "A"), row("id", 2, "v", "B"))
+          .given("kit_src.events", row("id", 3, "v", "c")).update()
+          .expectCount("copies", 3);
+    }
+    try (PipelineTest next = PipelineTest.of(spark, dir)) {
+      next.update().expectEmpty("copies"); // each test starts the table empty
+    }
+
+    // A table that was not made for tests is never written by one.
+    spark.sql("CREATE TABLE kit_src.real_events (id BIGINT, v STRING) USING delta");
+    SluiceException made = assertThrows(SluiceException.class, () -> PipelineTest.createSourceTable(spark, "kit_src.real_events", "id BIGINT"));
+    assertTrue(made.getMessage().contains("the table kit_src.real_events exists in the session's catalog and was not made for tests"),
+        made.getMessage());
+    Files.writeString(dir.resolve("copies.sql"), "CREATE OR REFRESH STREAMING TABLE copies AS SELECT * FROM STREAM(kit_src.real_events);\n");
+    Path other = Files.createDirectories(dir.resolveSibling(dir.getFileName() + "-real"));
+    PipelineFolder.copyOf(dir, other);
+    try (PipelineTest real = PipelineTest.of(spark, other)) {
+      real.given("table kit_src.real_events", row("id", 1, "v", "a"));
+      SluiceException refused = assertThrows(SluiceException.class, real::update);
+      assertTrue(refused.getMessage().contains("rows cannot be given to the table kit_src.real_events: it was not made for tests"),
+          refused.getMessage());
+      real.keep();
+    }
+    assertEquals(0L, spark.table("kit_src.real_events").count());
+  }
 }
