@@ -5,12 +5,14 @@ import io.sluice.common.SparkPlans;
 import io.sluice.graph.FlowResolution;
 import io.sluice.graph.GraphException;
 import io.sluice.kafka.KafkaBrokers;
+import io.sluice.kafka.TestTopics;
 import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import org.apache.spark.sql.SparkSession;
@@ -25,7 +27,8 @@ import scala.jdk.javaapi.CollectionConverters;
  * function, with Databricks' parameter names (SEMANTICS §9.4): Spark's own Kafka source, a
  * stream inside {@code STREAM} (its offsets in the flow's checkpoint) or a batch. Every
  * argument but {@code bootstrapServers} is a Kafka source option of Spark's, passed as is.
- * The brokers and the subscribed topics are checked when the flow is resolved.
+ * The brokers and the subscribed topics are checked when the flow is resolved. In a pipeline's
+ * test, the topics are the test's tables instead ({@link TestTopics}).
  */
 final class ReadKafka {
   static final String NAME = "read_kafka";
@@ -66,7 +69,15 @@ final class ReadKafka {
           + (subscriptions.isEmpty() ? "" : "; it has " + String.join(" and ", subscriptions)));
     }
     String subscription = subscriptions.get(0);
-    KafkaBrokers.check(options, topics(subscription, optionIgnoringCase(options, subscription), origin), NAME, origin);
+    List<String> topics = topics(subscription, optionIgnoringCase(options, subscription), origin);
+    Optional<String> testTopics = TestTopics.folder(spark);
+    if (testTopics.isPresent()) {
+      if (topics.isEmpty()) {
+        throw error(origin, "in a test reads the topics that subscribe => 'topic' or assign names, not a pattern");
+      }
+      return SparkPlans.logicalPlan(TestTopics.read(spark, testTopics.get(), topics, streaming));
+    }
+    KafkaBrokers.check(options, topics, NAME, origin);
     return SparkPlans.logicalPlan(streaming
         ? spark.readStream().format("kafka").options(options).load()
         : spark.read().format("kafka").options(options).load());

@@ -62,7 +62,7 @@ public final class PipelineTest implements AutoCloseable {
     this.folder = folder;
     this.database = database;
     this.copy = copy;
-    this.checks = new UpdateChecks(spark, pipeline, database);
+    this.checks = new UpdateChecks(spark, pipeline, database, folder);
   }
 
   /** A test of the pipeline in {@code folder}, in this JVM's test session ({@link TestSession}). */
@@ -146,7 +146,7 @@ public final class PipelineTest implements AutoCloseable {
     given.forEach((target, rows) -> target.write(spark, folder, rows));
     given.clear();
     versionsBefore = checks.versions(pipeline.tables().stream().map(t -> checks.dataset(t.name(), Origin.UNKNOWN)).collect(Collectors.toSet()));
-    last = PipelineUpdate.run(spark, copy, UpdateOptions.DEFAULT, List.of());
+    last = ScratchPipeline.withTopics(spark, folder, () -> PipelineUpdate.run(spark, copy, UpdateOptions.DEFAULT, List.of()));
     updates++;
     unexpectedFailures.clear();
     last.flows().stream().filter(f -> f.state() == FlowState.FAILED).forEach(f -> unexpectedFailures.add(f.flow()));

@@ -10,6 +10,7 @@ import java.util.Comparator;
 import java.util.Optional;
 import java.util.Set;
 import java.util.stream.Stream;
+import org.apache.spark.sql.SparkSession;
 
 /**
  * A copy of a pipeline's folder for one test, with storage and a database of its own: the test
@@ -51,6 +52,21 @@ public final class ScratchPipeline {
     }
     return new PipelineSpec(folder, folder.resolve(spec.specFile().getFileName().toString()), spec.name(),
         Storage.local(folder.resolve(".sluice")), spec.catalog(), Optional.of(database), spec.configuration(), spec.libraries());
+  }
+
+  /** The folder of the test topics of the copy in {@code folder} ({@link io.sluice.kafka.TestTopics}). */
+  static String topics(Path folder) {
+    return folder.resolve(".sluice/test-topics").toAbsolutePath().toString();
+  }
+
+  /** Runs {@code body} with the session's Kafka topics those of the copy in {@code folder}. */
+  static <T> T withTopics(SparkSession spark, Path folder, java.util.function.Supplier<T> body) {
+    spark.conf().set(io.sluice.kafka.TestTopics.FOLDER_CONF, topics(folder));
+    try {
+      return body.get();
+    } finally {
+      spark.conf().unset(io.sluice.kafka.TestTopics.FOLDER_CONF);
+    }
   }
 
   private static boolean hidden(Path relative) {

@@ -1,11 +1,14 @@
 package io.sluice.testing;
 
+import io.sluice.ErrorClass;
 import io.sluice.Origin;
+import io.sluice.SluiceException;
 import io.sluice.eventlog.FlowState;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 
 /** What one check of an update requires, and where the test says so. */
 public sealed interface TableExpectation {
@@ -16,11 +19,23 @@ public sealed interface TableExpectation {
 
   /**
    * The dataset holds exactly these rows, compared on the columns they name (as a multiset,
-   * or in order when {@code ordered}).
+   * or in order when {@code ordered}). Every row names the same columns: a column left out of
+   * one row would otherwise be compared as NULL there, which no one who leaves it out means.
    */
   record Rows(String dataset, Origin origin, List<Map<String, Object>> rows, boolean ordered) implements TableExpectation {
     public Rows {
       rows = List.copyOf(rows);
+      for (int i = 1; i < rows.size(); i++) {
+        if (!sameColumns(rows.get(0).keySet(), rows.get(i).keySet())) {
+          throw new SluiceException(ErrorClass.TEST_FILE_INVALID, origin, "the rows expected of '" + dataset + "' name different"
+              + " columns: row 1 names " + String.join(", ", rows.get(0).keySet()) + ", row " + (i + 1) + " names "
+              + String.join(", ", rows.get(i).keySet()) + "; every row names the same columns (null for a NULL)");
+        }
+      }
+    }
+
+    private static boolean sameColumns(Set<String> a, Set<String> b) {
+      return a.size() == b.size() && a.stream().allMatch(x -> b.stream().anyMatch(y -> x.equalsIgnoreCase(y)));
     }
   }
 

@@ -8,6 +8,8 @@ import io.sluice.graph.DatasetName;
 import io.sluice.graph.ExternalSource;
 import io.sluice.graph.ResolvedFlow;
 import io.sluice.graph.ResolvedGraph;
+import io.sluice.graph.SinkDestination;
+import io.sluice.kafka.TestTopics;
 import io.sluice.spec.PipelineSpec;
 import io.sluice.update.PipelineUpdate;
 import java.nio.file.Files;
@@ -20,6 +22,8 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.stream.Collectors;
+import org.apache.spark.sql.Dataset;
+import org.apache.spark.sql.Row;
 import org.apache.spark.sql.SparkSession;
 
 /**
@@ -31,16 +35,20 @@ final class TestablePipeline {
   /** The database of the copy the pipeline is resolved in: a dataset there is in a test's own database in its copy. */
   static final String DATABASE = "default";
   private static final String TABLE = "table ";
+  private static final String TOPIC = "kafka topic ";
 
   private final SparkSession spark;
+  /** The folder the pipeline was resolved in: a path in it is the same path in a test's copy. */
+  private final Path root;
   private final PipelineSpec spec;
   private final ResolvedGraph graph;
   /** Every source the pipeline reads from outside, by label, for the messages. */
   private final Set<String> read;
   private final List<FileSource> files;
 
-  private TestablePipeline(SparkSession spark, PipelineSpec spec, ResolvedGraph graph, Set<String> read, List<FileSource> files) {
+  private TestablePipeline(SparkSession spark, Path root, PipelineSpec spec, ResolvedGraph graph, Set<String> read, List<FileSource> files) {
     this.spark = spark;
+    this.root = root;
     this.spec = spec;
     this.graph = graph;
     this.read = read;
@@ -50,7 +58,8 @@ final class TestablePipeline {
   /** Resolves {@code spec}'s pipeline in {@code spark}, on a copy of its folder made in {@code scratch}. */
   static TestablePipeline resolve(SparkSession spark, PipelineSpec spec, Path scratch) {
     Path root = scratch.toAbsolutePath().normalize();
-    ResolvedGraph graph = PipelineUpdate.validate(spark, ScratchPipeline.copy(spec, root, DATABASE, Set.of()));
+    PipelineSpec copy = ScratchPipeline.copy(spec, root, DATABASE, Set.of());
+    ResolvedGraph graph = ScratchPipeline.withTopics(spark, root, () -> PipelineUpdate.validate(spark, copy));
     TestablePipeline pipeline = of(spark, spec, graph, root);
     ScratchPipeline.empty(root);
     return pipeline;
@@ -69,6 +78,10 @@ final class TestablePipeline {
           continue;
         }
         Path relative = root.relativize(location);
+        if (location.startsWith(Path.of(ScratchPipeline.topics(root)))) {
+          read.add(TOPIC + location.getFileName()); // in a test, read_kafka reads the topic's table
+          continue;
+        }
         boolean oneFile = Files.isRegularFile(location);
         String name = FileSource.name(reader.get().format(), relative);
         read.add(name);
@@ -76,7 +89,7 @@ final class TestablePipeline {
             oneFile ? Optional.of(relative.getFileName().toString()) : Optional.empty(), reader.get()));
       }
     }
-    return new TestablePipeline(spark, spec, graph, read, List.copyOf(files.values()));
+    return new TestablePipeline(spark, root, spec, graph, read, List.copyOf(files.values()));
   }
 
   /**
@@ -123,6 +136,17 @@ final class TestablePipeline {
         return new GivenTarget.File(source, file.get());
       }
     }
+    if (name.startsWith(TOPIC) && read.contains(name)) {
+      Set<String> fields = new LinkedHashSet<>();
+      given.rows().forEach(row -> fields.addAll(row.keySet()));
+      for (String field : fields) {
+        if (!List.of(GivenTarget.Topic.FIELDS.fieldNames()).contains(field)) {
+          throw new SluiceException(ErrorClass.TEST_FIELD_UNKNOWN, given.origin(), "a record of '" + given.source() + "' has a field '"
+              + field + "'; a Kafka record takes " + String.join(", ", GivenTarget.Topic.FIELDS.fieldNames()));
+        }
+      }
+      return new GivenTarget.Topic(name.substring(TOPIC.length()));
+    }
     if (SourceTables.namesTable(given.source())) {
       String table = SourceTables.tableName(given.source());
       if (SourceTables.label(spark, table).filter(read::contains).isPresent()) {
@@ -133,7 +157,7 @@ final class TestablePipeline {
         ? "the pipeline reads no source '" + given.source() + "'; it reads " + (read.isEmpty() ? "nothing from outside" : String.join(", ", read))
         : name.contains(" files ") ? "rows cannot be given to '" + given.source() + "': its files are outside the pipeline's folder,"
             + " and a test writes only into its own copy of that folder"
-        : "rows can be given to files and tables that the pipeline reads for now, not to '" + given.source() + "'";
+        : "rows can be given to files, tables and Kafka topics that the pipeline reads, not to '" + given.source() + "'";
     throw new SluiceException(ErrorClass.TEST_SOURCE_UNKNOWN, given.origin(), message);
   }
 
@@ -146,8 +170,17 @@ final class TestablePipeline {
     } else if (check instanceof TableExpectation.Unchanged unchanged) {
       table(unchanged.dataset(), unchanged.origin());
     } else if (!(check instanceof TableExpectation.NoRows)) {
-      dataset(check.dataset(), check.origin());
+      DatasetName dataset = dataset(check.dataset(), check.origin());
+      graph.dataset(dataset).sink().filter(sink -> !readable(sink)).ifPresent(sink -> {
+        throw new SluiceException(ErrorClass.TEST_DATASET_UNKNOWN, check.origin(), "a check reads a sink that writes to Kafka (with a"
+            + " topic option) or to Delta; '" + check.dataset() + "' writes to " + sink.label());
+      });
     }
+  }
+
+  private static boolean readable(SinkDestination sink) {
+    return sink instanceof SinkDestination.DataSource source && (source.isKafka() ? source.option("topic").isPresent()
+        : source.format().equals(SinkDestination.DataSource.DELTA));
   }
 
   /** The dataset a check names, in the pipeline's default database (a test's copy has its own). */
@@ -197,6 +230,30 @@ final class TestablePipeline {
     if (!found) {
       throw unknown(origin, "expectation '" + name + "'", names.stream());
     }
+  }
+
+  /**
+   * Where a check of the sink {@code name} reads the rows its flows sent, in the test whose copy
+   * is in {@code copy}: a Kafka sink's topic (its table in the test), a Delta sink's table or path.
+   * Empty for a dataset that is no sink.
+   */
+  Optional<Dataset<Row>> sinkRows(DatasetName name, Path copy) {
+    Optional<SinkDestination> sink = graph.dataset(name).sink();
+    if (sink.isEmpty()) {
+      return Optional.empty();
+    }
+    SinkDestination.DataSource source = (SinkDestination.DataSource) sink.get();
+    if (source.isKafka()) {
+      String location = TestTopics.location(ScratchPipeline.topics(copy), source.option("topic").orElseThrow());
+      return Optional.of(spark.read().format("delta").load(location)
+          .selectExpr("CAST(key AS STRING) AS key", "CAST(value AS STRING) AS value", "topic", "partition", "offset", "timestamp"));
+    }
+    Optional<String> path = source.option(SinkDestination.DataSource.PATH);
+    if (path.isPresent()) {
+      Path location = Path.of(path.get());
+      return Optional.of(spark.read().format("delta").load(location.startsWith(root) ? copy.resolve(root.relativize(location)).toString() : path.get()));
+    }
+    return Optional.of(spark.table(source.option(SinkDestination.DataSource.TABLE_NAME).orElseThrow()));
   }
 
   /** The pipeline's tables (not its views nor sinks), in the pipeline's default database. */

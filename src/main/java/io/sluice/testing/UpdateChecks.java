@@ -7,6 +7,7 @@ import io.sluice.execution.DeltaTarget;
 import io.sluice.graph.DatasetName;
 import io.sluice.update.FlowOutcome;
 import io.sluice.update.UpdateResult;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
@@ -30,11 +31,13 @@ final class UpdateChecks {
   private final SparkSession spark;
   private final TestablePipeline pipeline;
   private final String database;
+  private final Path copy;
 
-  UpdateChecks(SparkSession spark, TestablePipeline pipeline, String database) {
+  UpdateChecks(SparkSession spark, TestablePipeline pipeline, String database, Path copy) {
     this.spark = spark;
     this.pipeline = pipeline;
     this.database = database;
+    this.copy = copy;
   }
 
   /** The dataset {@code name} as the test's copy has it: in the test's own database. */
@@ -75,7 +78,7 @@ final class UpdateChecks {
   }
 
   private String count(TableExpectation.Count check) {
-    long found = session().table(dataset(check.dataset(), check.origin()).quoted()).count();
+    long found = rowsOf(check).count();
     return found == check.count() ? null : "expected " + check.count() + " rows, found " + found;
   }
 
@@ -111,7 +114,7 @@ final class UpdateChecks {
   }
 
   private String rows(TableExpectation.Rows rows) {
-    Dataset<Row> table = session().table(dataset(rows.dataset(), rows.origin()).quoted());
+    Dataset<Row> table = rowsOf(rows);
     Set<String> named = new LinkedHashSet<>();
     rows.rows().forEach(row -> named.addAll(row.keySet()));
     List<String> columns = new ArrayList<>();
@@ -140,6 +143,12 @@ final class UpdateChecks {
     }).toList();
     RowComparison comparison = RowComparison.of(columns, expected, actual, rows.ordered());
     return comparison.matches() ? null : "\n" + comparison.describe(rows.ordered());
+  }
+
+  /** The rows a check reads: the dataset's table in the test's database, or what a sink sent. */
+  private Dataset<Row> rowsOf(TableExpectation check) {
+    DatasetName name = pipeline.dataset(check.dataset(), check.origin());
+    return pipeline.sinkRows(name, copy).orElseGet(() -> session().table(dataset(check.dataset(), check.origin()).quoted()));
   }
 
   /** A session of its own for checks: a check's {@code USE} or settings do not reach the next update. */

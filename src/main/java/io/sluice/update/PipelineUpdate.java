@@ -87,7 +87,7 @@ public final class PipelineUpdate {
     DataflowGraph graph = LibraryLoader.load(spec);
     useDefaultNamespace(spark, graph, false);
     ResolvedGraph resolved = GraphResolver.resolve(spark, graph, FlowKindChecks.ALL);
-    SinkWrites.checkReachable(resolved);
+    SinkWrites.checkReachable(spark, resolved);
     FlowRetries.validate(spark, resolved);
     return resolved;
   }

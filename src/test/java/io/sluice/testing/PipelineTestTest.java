@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.sluice.SluiceException;
+import io.sluice.testsupport.JarBuilder;
 import io.sluice.testsupport.PipelineFolder;
 import io.sluice.testsupport.SharedSpark;
 import java.nio.file.Files;
@@ -170,5 +171,24 @@ class PipelineTestTest {
       real.keep();
     }
     assertEquals(0L, spark.table("kit_src.real_events").count());
+  }
+
+  @Test
+  void aJavaFlowsSourceIsGivenRowsAsASqlFlowsIs() throws Exception {
+    Files.writeString(dir.resolve("spark-pipeline.yml"), "name: java_copies\nstorage: .sluice\nlibraries:\n"
+        + "  - glob: {include: lib/*.jar}\n  - class: example.Copies\n");
+    JarBuilder.compileToJar(dir.resolve("lib/definitions.jar"), "example.Copies", """
+        package example;
+        public class Copies implements io.sluice.api.PipelineDefinition {
+          public void define(io.sluice.api.Pipeline p) {
+            p.streamingTable("java_copies").query(ctx -> ctx.spark().readStream().table("kit_java.events").where("id > 1"));
+          }
+        }
+        """);
+    PipelineTest.createSourceTable(spark, "kit_java.events", "id BIGINT, v STRING");
+    try (PipelineTest test = PipelineTest.of(spark, dir)) {
+      test.given("table kit_java.events", row("id", 1, "v", "a"), row("id", 2, "v", "b")).update()
+          .expect("java_copies", row("id", 2, "v", "b"));
+    }
   }
 }

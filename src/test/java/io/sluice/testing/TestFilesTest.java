@@ -102,6 +102,9 @@ class TestFilesTest {
         "tests/t.yml:5:32: 'error' goes with 'state: FAILED'", "");
     refused("tests:\n  - name: a\n    updates:\n      - expect:\n          expectations: {parsed: {failed: many}}\n",
         "tests/t.yml:5:43: 'failed' should be a whole number", "");
+    refused("tests:\n  - name: a\n    updates:\n      - expect:\n          t: {rows: [{id: 1, city: Lima}, {id: 2}]}\n",
+        "tests/t.yml:5:14: the rows expected of 't' name different columns: row 1 names id, city, row 2 names id;"
+        + " every row names the same columns (null for a NULL)", "");
     refused("tests:\n  - name: a\n    updates:\n      - expect:\n          t: {count: -1}\n", "tests/t.yml:5:22: 'count' should be a whole number", "");
     refused("tests:\n  - name: a\n    updates:\n      - expect:\n          t: {rows: [{id: [1, 2]}]}\n",
         "tests/t.yml:5:27: the value of 'id' should be a plain value", "");
