@@ -7,6 +7,7 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -43,10 +44,18 @@ public final class TestSession {
     return opened;
   }
 
-  /** {@code spec}'s settings with storage of its own in {@code folder}: the session a test run opens. */
+  /**
+   * {@code spec}'s settings with storage of its own in {@code folder}, and small-data defaults
+   * the pipeline's configuration may override: the session a test run opens.
+   */
   public static PipelineSpec on(PipelineSpec spec, Path folder) {
+    // A test's rows are few: one task per shuffle and per Delta state reconstruction. Measured on
+    // `sluice test examples/auto-cdc`, 3 runs against 4 and 2 partitions: 0.91x the time, 0.87x the CPU.
+    Map<String, String> conf = new LinkedHashMap<>(Map.of("spark.sql.shuffle.partitions", "1",
+        "spark.databricks.delta.snapshotPartitions", "1"));
+    conf.putAll(spec.configuration());
     return new PipelineSpec(folder, folder.resolve("spark-pipeline.yml"), spec.name(), Storage.local(folder),
-        Optional.empty(), Optional.empty(), spec.configuration(), List.of());
+        Optional.empty(), Optional.empty(), conf, List.of());
   }
 
   /** {@code spec}'s pipeline resolved in {@code spark}: once per session and pipeline folder. */

@@ -12,6 +12,7 @@ import io.sluice.testsupport.PipelineFolder;
 import io.sluice.testsupport.SharedSpark;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import org.apache.spark.sql.SparkSession;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -190,5 +191,33 @@ class PipelineTestTest {
       test.given("table kit_java.events", row("id", 1, "v", "a"), row("id", 2, "v", "b")).update()
           .expect("java_copies", row("id", 2, "v", "b"));
     }
+  }
+
+  @Test
+  void kafkaRecordsNeedNoBrokerAndEveryCheckFailsWhenItDoesNotHold() {
+    String order = "{\"order_id\":\"o-1\",\"version\":1,\"status\":\"placed\",\"amount\":1200.00,\"customer\":\"ada\","
+        + "\"event_time\":\"2026-12-01T09:00:00\"}";
+    PipelineTest test = PipelineTest.of(spark, Path.of("examples/kafka").toAbsolutePath());
+    test.given("kafka topic orders", row("key", "o-1", "value", order), row("key", "o-1", "value", order)).update()
+        .expect("orders_raw", row("order_key", "o-1", "offset", 0), row("order_key", "o-1", "offset", 1))
+        .expect("orders", row("order_id", "o-1", "status", "placed"))
+        .expect("large_orders_kafka", row("key", "o-1", "topic", "large_orders"))
+        .expectFailedRows("has_id", 0);
+    SluiceException field = assertThrows(SluiceException.class, () -> test.given("kafka topic orders", row("headers", "x")));
+    assertTrue(field.getMessage().contains("a record of 'kafka topic orders' has a field 'headers'; a Kafka record takes key, value,"
+        + " partition, timestamp"), field.getMessage());
+
+    assertTrue(assertThrows(AssertionError.class, () -> test.expectFailedRows("has_id", 1)).getMessage()
+        .contains("): expected 1 rows to fail it, 0 did\n"));
+    assertTrue(assertThrows(AssertionError.class, () -> test.expectNoRows("SELECT order_id FROM orders")).getMessage()
+        .contains("): the query returned rows, and should return none:\n  [o-1]\n"));
+    assertTrue(assertThrows(AssertionError.class, () -> test.expectEmpty("order_events")).getMessage()
+        .contains("): expected 0 rows, found 1\n"));
+    assertTrue(assertThrows(AssertionError.class, () -> test.expectUnchanged("orders")).getMessage()
+        .contains("): expected no new version, found version "));
+    assertTrue(assertThrows(AssertionError.class, () -> test.expectOrdered("orders_raw", List.of(row("offset", 1), row("offset", 0))))
+        .getMessage().contains("compared on offset, in order\nexpected:\n"));
+    test.close();
+    assertTrue(Files.isDirectory(test.folder()), "a failed test's copy is kept");
   }
 }
