@@ -2,7 +2,6 @@ package io.sluice.testing;
 
 import io.sluice.common.Identifiers;
 import io.sluice.common.SparkErrors;
-import io.sluice.eventlog.FlowState;
 import io.sluice.execution.DeltaTarget;
 import io.sluice.graph.DatasetName;
 import io.sluice.update.FlowOutcome;
