@@ -145,7 +145,7 @@ public final class PipelineTest implements AutoCloseable {
   UpdateResult runUpdate() {
     given.forEach((target, rows) -> target.write(spark, folder, rows));
     given.clear();
-    versionsBefore = checks.versions(pipeline.tables().stream().map(t -> checks.dataset(t.name(), Origin.UNKNOWN)).collect(Collectors.toSet()));
+    versionsBefore = checks.versions(pipeline.tables().stream().map(checks::inCopy).collect(Collectors.toSet()));
     last = ScratchPipeline.withTopics(spark, folder, () -> PipelineUpdate.run(spark, copy, UpdateOptions.DEFAULT, List.of()));
     updates++;
     unexpectedFailures.clear();

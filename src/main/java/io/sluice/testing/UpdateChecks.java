@@ -41,8 +41,12 @@ final class UpdateChecks {
 
   /** The dataset {@code name} as the test's copy has it: in the test's own database. */
   DatasetName dataset(String name, io.sluice.Origin origin) {
-    DatasetName qualified = pipeline.dataset(name, origin);
-    return qualified.database().equals(TestablePipeline.DATABASE) ? new DatasetName(qualified.catalog(), database, qualified.name()) : qualified;
+    return inCopy(pipeline.dataset(name, origin));
+  }
+
+  /** A dataset of the pipeline as resolved, as the test's copy has it: the default database is the test's own. */
+  DatasetName inCopy(DatasetName resolved) {
+    return resolved.database().equals(TestablePipeline.DATABASE) ? new DatasetName(resolved.catalog(), database, resolved.name()) : resolved;
   }
 
   /** Each table's version now, -1 for one not made yet: what {@link TableExpectation.Unchanged} compares with. */
