@@ -4,6 +4,7 @@ import io.sluice.SluiceException;
 import io.sluice.common.SparkErrors;
 import io.sluice.storage.StoragePath;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.TimeoutException;
 import org.apache.spark.api.java.function.VoidFunction2;
 import org.apache.spark.sql.Dataset;
@@ -14,7 +15,8 @@ import org.apache.spark.sql.streaming.Trigger;
 
 /**
  * A streaming flow: it processes what is available when it starts (Trigger.AvailableNow)
- * and stops, handing each micro-batch to its kind's {@link BatchSink}. Exactly-once: each
+ * and stops, handing each micro-batch to its kind's {@link BatchSink}; a flow whose Delta sources
+ * have no new version since it last read them all does not start ({@link StreamedSources}). Exactly-once: each
  * batch's commits carry the flow's app id and the batch id, and a batch that Spark replays
  * after a crash makes only the commits it had not made ({@link BatchLog}).
  */
@@ -46,11 +48,17 @@ public final class StreamingFlowExecutor implements FlowExecutor {
   @Override
   public void execute(FlowRun run) {
     StoragePath checkpoint = checkpoints.location(run.target().name(), run.flow().name());
-    BatchSink sink = sinks.create(run, run.target().name().quoted(), BatchLog.open(checkpoints, run));
     Dataset<Row> stream = run.buildQuery();
+    StreamedSources sources = run.withFlowConf(() -> StreamedSources.of(run.spark(), stream, checkpoint));
+    if (sources.caughtUp()) {
+      run.unchanged("its sources have no new version since it last read them: not started", Map.of("started", false));
+      return;
+    }
+    BatchSink sink = sinks.create(run, run.target().name().quoted(), BatchLog.open(checkpoints, run));
     StreamingQuery query = run.withFlowConf(() -> start(stream, checkpoint, run, sink));
     await(query);
     sink.finish();
+    sources.recordCaughtUp();
   }
 
   private static StreamingQuery start(Dataset<Row> stream, StoragePath checkpoint, FlowRun run, BatchSink sink) {

@@ -1,0 +1,94 @@
+package io.sluice.execution;
+
+import io.sluice.storage.StoragePath;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Optional;
+import org.apache.spark.sql.Dataset;
+import org.apache.spark.sql.Row;
+import org.apache.spark.sql.SparkSession;
+import org.apache.spark.sql.catalyst.plans.logical.LogicalPlan;
+import org.apache.spark.sql.delta.Snapshot;
+import org.apache.spark.sql.execution.datasources.DataSource;
+import org.apache.spark.sql.execution.streaming.runtime.StreamingRelation;
+import scala.runtime.BoxedUnit;
+
+/**
+ * Whether a streaming flow can have anything new to read: the identity and Delta version of each
+ * table its query streams from, kept in its checkpoint ({@code sluice-caught-up}) when a run of
+ * the flow ended having read everything its sources held. While every source is at the version
+ * recorded, a run would start the stream only to find no new data, and pay for it: Spark asks a
+ * restarted Delta source for its last batch again, and when that batch was the table's initial
+ * snapshot Delta lists the snapshot's files anew, so the cost of starting grew with the table.
+ *
+ * <p>A flow that streams anything other than a Delta table (files, Kafka) has no such record: only
+ * its stream can tell what is new.
+ */
+final class StreamedSources {
+  private static final String FILE = "sluice-caught-up";
+  private final StoragePath file;
+  private final Optional<String> versions;
+
+  private StreamedSources(StoragePath file, Optional<String> versions) {
+    this.file = file;
+    this.versions = versions;
+  }
+
+  /** The sources of {@code stream}, a flow's streaming query, as they are now. */
+  static StreamedSources of(SparkSession spark, Dataset<Row> stream, StoragePath checkpoint) {
+    return new StreamedSources(checkpoint.resolve(FILE), describe(spark, stream.queryExecution().analyzed()));
+  }
+
+  /** Whether the flow's last run read everything these sources hold now. */
+  boolean caughtUp() {
+    return versions.isPresent() && file.readIfExists().map(String::trim).equals(versions);
+  }
+
+  /**
+   * Records that the flow's stream read everything up to these versions; called once the stream
+   * ended normally, having read at least what the sources held when they were described.
+   */
+  void recordCaughtUp() {
+    versions.ifPresent(file::write);
+  }
+
+  private static Optional<String> describe(SparkSession spark, LogicalPlan plan) {
+    List<String> tables = new ArrayList<>();
+    boolean[] onlyDelta = {true};
+    plan.foreach(node -> {
+      if (node.children().isEmpty() && node.isStreaming()) {
+        Optional<String> table = node instanceof StreamingRelation relation ? deltaTable(spark, relation.dataSource()) : Optional.empty();
+        table.ifPresentOrElse(tables::add, () -> onlyDelta[0] = false);
+      }
+      return BoxedUnit.UNIT;
+    });
+    if (!onlyDelta[0] || tables.isEmpty()) {
+      return Optional.empty();
+    }
+    tables.sort(null);
+    return Optional.of(String.join("\n", tables));
+  }
+
+  /**
+   * A Delta table's location, the id Delta gave it (a table dropped and made again at the same
+   * place is another table) and its current version; empty for another format, or when the id
+   * is not in the version's checksum (reading it otherwise would cost a Spark job).
+   */
+  private static Optional<String> deltaTable(SparkSession spark, DataSource source) {
+    if (!source.className().toLowerCase(Locale.ROOT).contains("delta")) {
+      return Optional.empty();
+    }
+    Optional<String> location = source.catalogTable().isDefined()
+        ? Optional.of(source.catalogTable().get().location().toString())
+        : Optional.ofNullable(source.options().getOrElse("path", () -> null));
+    if (location.isEmpty()) {
+      return Optional.empty();
+    }
+    Snapshot snapshot = DeltaTarget.location(location.get()).latest(spark)._2();
+    if (snapshot.version() < 0 || snapshot.checksumOpt().isEmpty()) {
+      return Optional.empty();
+    }
+    return Optional.of(location.get() + " " + snapshot.checksumOpt().get().metadata().id() + " " + snapshot.version());
+  }
+}
