@@ -1,5 +1,7 @@
 package io.sluice.cli;
 
+import io.sluice.graph.ChangeFeed;
+import io.sluice.graph.DatasetDefinition;
 import io.sluice.graph.ResolvedFlow;
 import io.sluice.graph.ResolvedGraph;
 import io.sluice.spec.PipelineSpec;
@@ -25,6 +27,12 @@ final class DryRunCommand extends FolderCommand {
     for (ResolvedFlow flow : graph.flows()) {
       out().println("  " + flow.name() + " -> " + graph.dataset(flow.target()).type() + " " + flow.target()
           + (flow.streaming() ? " (streaming)" : "") + "  " + flow.definition().origin());
+    }
+    for (DatasetDefinition dataset : graph.datasetsInOrder()) {
+      if (dataset.type().isTable() && !dataset.properties().containsKey(ChangeFeed.ENABLE_PROPERTY)) {
+        ChangeFeed.keptFor(graph, dataset.name()).ifPresent(why -> out().println(
+            "  " + dataset.name() + " keeps a change data feed: " + why));
+      }
     }
     graph.warnings().forEach(w -> out().println("warning: " + w));
     int tests = PipelineTestRunner.check(spark, spec, graph);

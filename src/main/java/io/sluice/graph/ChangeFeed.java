@@ -1,6 +1,7 @@
 package io.sluice.graph;
 
-import io.sluice.common.Identifiers;
+import java.util.List;
+import java.util.Optional;
 import org.apache.spark.sql.types.DataTypes;
 import org.apache.spark.sql.types.StructType;
 
@@ -22,10 +23,27 @@ public final class ChangeFeed {
         .anyMatch(f -> f.mode().changesRows());
   }
 
-  /** Whether {@code table} has a column named like one of the feed's, which a table with a feed cannot have. */
-  public static boolean hasFeedColumns(StructType table) {
-    return Identifiers.hasField(table, "_change_type") || Identifiers.hasField(table, "_commit_version")
-        || Identifiers.hasField(table, "_commit_timestamp");
+  /**
+   * Why {@code dataset}'s table keeps a change data feed that its definition does not ask for,
+   * if the pipeline reads its changes: a flow streams it while keyed flows change its rows, or
+   * snapshot and change-feed flows share it (each snapshot's changes become the shared state's
+   * events). Otherwise its table has no feed, as Delta's default: its commits then write no
+   * feed files that nobody reads.
+   */
+  public static Optional<String> keptFor(ResolvedGraph graph, DatasetName dataset) {
+    List<String> streamedBy = graph.flows().stream()
+        .filter(f -> f.streamingInputs().contains(dataset))
+        .map(f -> f.name().name())
+        .toList();
+    if (readsChanges(graph.graph(), dataset) && !streamedBy.isEmpty()) {
+      return Optional.of("streamed by " + String.join(", ", streamedBy));
+    }
+    List<FlowMode> modes = graph.flowsInto(dataset).stream().map(f -> f.definition().mode()).toList();
+    if (modes.stream().anyMatch(m -> m instanceof FlowMode.AutoCdcFromSnapshot)
+        && modes.stream().anyMatch(m -> m instanceof FlowMode.AutoCdc)) {
+      return Optional.of("snapshot and change-feed flows share it");
+    }
+    return Optional.empty();
   }
 
   /** The table's columns followed by the feed's. */

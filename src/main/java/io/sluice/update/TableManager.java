@@ -16,6 +16,7 @@ import io.sluice.storage.StoragePath;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.stream.Collectors;
 import org.apache.spark.sql.SparkSession;
@@ -30,6 +31,9 @@ import org.apache.spark.sql.types.StructType;
  */
 final class TableManager {
   private static final String DELETION_VECTORS = "delta.enableDeletionVectors";
+  private static final String AUTO_COMPACT = "delta.autoOptimize.autoCompact";
+  /** Properties Sluice turns on for a table made before it did, at the table's next update. */
+  private static final List<String> TURNED_ON_LATER = List.of(ChangeFeed.ENABLE_PROPERTY, AUTO_COMPACT);
   private final SparkSession spark;
   private final Checkpoints checkpoints;
   private final StoragePath pendingDir;
@@ -61,9 +65,7 @@ final class TableManager {
         continue;
       }
       StructType schema = graph.schemas().get(table.name());
-      table = keyed.contains(table.name())
-          ? withKeyedWriteProperties(table, ChangeFeed.readsChanges(graph.graph(), table.name()))
-          : withChangeFeed(table, schema);
+      table = withAutoCompaction(withChangeFeedIfRead(keyed.contains(table.name()) ? withDeletionVectors(table) : table, graph));
       if (toClear.contains(table.name())) {
         clear(table, schema);
       } else if (!spark.catalog().tableExists(table.name().quoted())) {
@@ -76,28 +78,34 @@ final class TableManager {
   }
 
   /**
-   * Keyed writes delete a few rows per file: deletion vectors spare rewriting the files. An
-   * AUTO CDC target also records its changes, which is how streams read it (see {@link ChangeFeed}).
+   * A streaming table grows by a few files per batch: Delta's auto compaction merges them after a
+   * commit once enough are small, so that reading the table costs what its rows cost, not its
+   * batches. On unless the definition sets the property, or turns automatic maintenance off.
    */
-  private static DatasetDefinition withKeyedWriteProperties(DatasetDefinition table, boolean changeFeed) {
-    DatasetDefinition.Builder builder = DatasetDefinition.builder(table.name(), table.type(), table.origin()).from(table);
-    if (!table.properties().containsKey(DELETION_VECTORS)) {
-      builder.property(DELETION_VECTORS, "true");
+  private static DatasetDefinition withAutoCompaction(DatasetDefinition table) {
+    if (table.type() != DatasetType.STREAMING_TABLE || table.properties().containsKey(AUTO_COMPACT)
+        || "false".equalsIgnoreCase(table.properties().getOrDefault(DatasetDefinition.AUTO_OPTIMIZE, "true").trim())) {
+      return table;
     }
-    if (changeFeed) {
-      builder.property(ChangeFeed.ENABLE_PROPERTY, "true");
+    return DatasetDefinition.builder(table.name(), table.type(), table.origin()).from(table)
+        .property(AUTO_COMPACT, "true").build();
+  }
+
+  /** Keyed writes delete a few rows per file: deletion vectors spare rewriting the files. */
+  private static DatasetDefinition withDeletionVectors(DatasetDefinition table) {
+    if (table.properties().containsKey(DELETION_VECTORS)) {
+      return table;
     }
-    return builder.build();
+    return DatasetDefinition.builder(table.name(), table.type(), table.origin()).from(table)
+        .property(DELETION_VECTORS, "true").build();
   }
 
   /**
-   * A table that only appends or is replaced whole records its changes unless its definition
-   * says otherwise, so that {@code table_changes} works on it: such commits write no extra files
-   * for the feed. (A keyed table's MERGE would: it records them only when a stream reads them.)
-   * A table that keeps a feed's own columns (a stream of another table's changes) cannot have one.
+   * A table whose changes the pipeline reads records them ({@link ChangeFeed#keptFor}); any other
+   * keeps what its definition says, and by default has no feed, as Delta's tables.
    */
-  private static DatasetDefinition withChangeFeed(DatasetDefinition table, StructType schema) {
-    if (table.properties().containsKey(ChangeFeed.ENABLE_PROPERTY) || ChangeFeed.hasFeedColumns(schema)) {
+  private static DatasetDefinition withChangeFeedIfRead(DatasetDefinition table, ResolvedGraph graph) {
+    if (table.properties().containsKey(ChangeFeed.ENABLE_PROPERTY) || ChangeFeed.keptFor(graph, table.name()).isEmpty()) {
       return table;
     }
     return DatasetDefinition.builder(table.name(), table.type(), table.origin()).from(table)
@@ -150,11 +158,12 @@ final class TableManager {
           .collect(Collectors.joining(", "));
       spark.sql("ALTER TABLE " + table.name().quoted() + " ADD COLUMNS (" + columns + ")");
     }
-    // A table made before Sluice turned the change feed on gets it from its next update on.
-    String feed = table.properties().get(ChangeFeed.ENABLE_PROPERTY);
-    if ("true".equals(feed) && !feed.equals(DeltaTarget.table(table.name()).properties(spark).get(ChangeFeed.ENABLE_PROPERTY))) {
-      spark.sql("ALTER TABLE " + table.name().quoted() + " SET TBLPROPERTIES (" + SqlStrings.literal(ChangeFeed.ENABLE_PROPERTY)
-          + " = 'true')");
+    // A table made before Sluice turned a property on gets it from its next update on.
+    Map<String, String> current = DeltaTarget.table(table.name()).properties(spark);
+    for (String property : TURNED_ON_LATER) {
+      if ("true".equals(table.properties().get(property)) && !"true".equals(current.get(property))) {
+        spark.sql("ALTER TABLE " + table.name().quoted() + " SET TBLPROPERTIES (" + SqlStrings.literal(property) + " = 'true')");
+      }
     }
   }
 

@@ -27,6 +27,9 @@ class AutoCdcExampleTest {
   @Test
   void theUsersExampleGivesTheDocumentedTables() {
     PipelineFolder.copyOf(EXAMPLE, dir).inItsOwnDatabase();
+    String dryRun = IN_PROCESS.ok(dir, "dry-run").stdout();
+    assertTrue(dryRun.contains(" users_scd1 keeps a change data feed: streamed by users_changes"), dryRun);
+    assertTrue(!dryRun.contains("users_scd2 keeps"), "nothing reads users_scd2's changes: " + dryRun);
     IN_PROCESS.ok(dir, "run");
 
     List<ExampleTables.Expected> documented = ExampleTables.of(Path.of(""), "auto-cdc");
@@ -53,6 +56,10 @@ class AutoCdcExampleTest {
       assertTrue(change.get("_commit_version").isNumber(), () -> "commit version " + change);
     }
 
+    // Only the target a stream reads keeps a change feed: the other one's commits write no feed files.
+    assertEquals("true", feed(dir, "users_scd1"));
+    assertTrue(feed(dir, "users_scd2").contains("does not have property"), feed(dir, "users_scd2"));
+
     // §4.7: the batches' metrics, summed over the run, count every event as applied or ignored.
     Map<String, long[]> sums = new TreeMap<>();
     for (JsonNode event : t.get("progress")) {
@@ -75,5 +82,9 @@ class AutoCdcExampleTest {
       assertTrue(e.getValue()[0] > 0 && e.getValue()[1] > 0, e.getKey() + " reported upserts and deletes");
       assertEquals(8, e.getValue()[0] + e.getValue()[1] + e.getValue()[2], e.getKey() + ": 8 events in all");
     }
+  }
+
+  private static String feed(Path dir, String table) {
+    return IN_PROCESS.query(dir, "SHOW TBLPROPERTIES " + table + " ('delta.enableChangeDataFeed')").get(0).get("value").asText();
   }
 }

@@ -26,7 +26,8 @@ class HistoryTest {
   void everyCommitNamesItsUpdateFlowAndBatch() {
     PipelineFolder pipeline = PipelineFolder.create(dir, "history")
         .sql("raw.sql", """
-            CREATE STREAMING TABLE raw AS SELECT * FROM STREAM read_files('landing', format => 'json', schema => 'id INT');
+            CREATE STREAMING TABLE raw TBLPROPERTIES ('delta.enableChangeDataFeed' = 'true')
+            AS SELECT * FROM STREAM read_files('landing', format => 'json', schema => 'id INT');
             CREATE MATERIALIZED VIEW total AS SELECT count(*) AS n FROM raw;
             """)
         .json("landing/a.json", "{\"id\": 1}", "{\"id\": 2}")
@@ -52,7 +53,9 @@ class HistoryTest {
     assertEquals(List.of("1 insert 1", "2 insert 1", "3 insert 2", "1 delete 3"),
         IN_PROCESS.query(dir, "SELECT id, _change_type, _commit_version FROM table_changes('raw', 1) ORDER BY 3, 2 DESC, 1")
             .stream().map(r -> r.get("id").asText() + " " + r.get("_change_type").asText() + " " + r.get("_commit_version").asText())
-            .toList(), "table_changes reads the change feed Sluice keeps on appended tables");
+            .toList(), "table_changes reads the change feed the table's definition asks for");
+    String noFeed = IN_PROCESS.failsCleanly(dir, "query", "SELECT * FROM table_changes('total', 1)").stderr();
+    assertTrue(noFeed.contains("DELTA_MISSING_CHANGE_DATA"), "a table whose definition does not ask for a feed has none, as in Delta: " + noFeed);
 
     CommandResult unknown = IN_PROCESS.failsCleanly(dir, "history", "nope");
     assertTrue(unknown.stderr().contains("history names 'nope', which is not a table of this pipeline; its tables are raw, total"),
