@@ -69,7 +69,7 @@ public final class BatchSettings {
    * batches, not the files of a large load that hold one range of keys each, whose ranges let a
    * keyed batch skip the files its keys are not in ({@link KeyClustering}).
    */
-  static <T> T forWrite(SparkSession session, Supplier<T> body) {
+  public static <T> T forWrite(SparkSession session, Supplier<T> body) {
     Map<String, String> settings = new HashMap<>(Map.of(LIMIT_FIRST_PARTITIONS, ALL,
         MERGE_MATERIALIZE_SOURCE, "none", MERGE_REFUSE_CACHED_SOURCE, "false"));
     if (session.conf().getOption(COMPACTED_BELOW).isEmpty()) {

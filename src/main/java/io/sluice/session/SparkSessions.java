@@ -72,7 +72,11 @@ public final class SparkSessions {
         // fewer than one update of a few keyed flows generates, so each batch compiled its code
         // anew. With room for 1,000, a 10-row update of the AUTO CDC example took ~30% less time
         // (same-machine A/B of whole updates; 5,000 gained nothing more).
-        "spark.sql.codegen.cache.maxEntries", "1000");
+        "spark.sql.codegen.cache.maxEntries", "1000",
+        // Outside UTC (the JVM's or the session's time zone) Delta checks the file list it derives
+        // after each commit against a full reconstruction of the table's state: a Spark job per
+        // commit, a check of Delta's own bookkeeping whose result the time zone cannot change.
+        "spark.databricks.delta.allFilesInCrc.verificationMode.forceOnNonUTC.enabled", "false");
   }
 
   /**
