@@ -1,7 +1,6 @@
 package io.sluice.execution;
 
 import io.sluice.graph.FlowConf;
-import java.util.HashMap;
 import java.util.Map;
 import java.util.function.Supplier;
 import org.apache.spark.sql.SparkSession;
@@ -34,8 +33,6 @@ public final class BatchSettings {
   private static final String ALL = String.valueOf(Integer.MAX_VALUE);
   private static final String EXCLUDED_RULES = "spark.sql.optimizer.excludedRules";
   private static final String MERGE_SUBPLANS = "org.apache.spark.sql.catalyst.optimizer.MergeSubplans";
-  private static final String COMPACTED_BELOW = "spark.databricks.delta.autoCompact.minFileSize";
-  private static final long SMALL_FILE = 1L << 20;
 
   private BatchSettings() {}
 
@@ -64,17 +61,10 @@ public final class BatchSettings {
 
   /**
    * Runs the write of a batch: its checks, which take their first offending row if any, its
-   * MERGE and Delta's commit, and the auto compaction after it. Compaction takes only files under
-   * {@value #SMALL_FILE} bytes (Delta's default is half its 128 MB target): the files of small
-   * batches, not the files of a large load that hold one range of keys each, whose ranges let a
-   * keyed batch skip the files its keys are not in ({@link KeyClustering}).
+   * MERGE and Delta's commit.
    */
-  public static <T> T forWrite(SparkSession session, Supplier<T> body) {
-    Map<String, String> settings = new HashMap<>(Map.of(LIMIT_FIRST_PARTITIONS, ALL,
-        MERGE_MATERIALIZE_SOURCE, "none", MERGE_REFUSE_CACHED_SOURCE, "false"));
-    if (session.conf().getOption(COMPACTED_BELOW).isEmpty()) {
-      settings.put(COMPACTED_BELOW, String.valueOf(SMALL_FILE));
-    }
-    return FlowConf.withSqlConf(session, settings, body);
+  static <T> T forWrite(SparkSession session, Supplier<T> body) {
+    return FlowConf.withSqlConf(session, Map.of(LIMIT_FIRST_PARTITIONS, ALL,
+        MERGE_MATERIALIZE_SOURCE, "none", MERGE_REFUSE_CACHED_SOURCE, "false"), body);
   }
 }

@@ -27,22 +27,41 @@ import scala.runtime.BoxedUnit;
  */
 final class StreamedSources {
   private static final String FILE = "sluice-caught-up";
+  private final StoragePath checkpoint;
   private final StoragePath file;
   private final Optional<String> versions;
 
-  private StreamedSources(StoragePath file, Optional<String> versions) {
-    this.file = file;
+  private StreamedSources(StoragePath checkpoint, Optional<String> versions) {
+    this.checkpoint = checkpoint;
+    this.file = checkpoint.resolve(FILE);
     this.versions = versions;
   }
 
   /** The sources of {@code stream}, a flow's streaming query, as they are now. */
   static StreamedSources of(SparkSession spark, Dataset<Row> stream, StoragePath checkpoint) {
-    return new StreamedSources(checkpoint.resolve(FILE), describe(spark, stream.queryExecution().analyzed()));
+    return new StreamedSources(checkpoint, describe(spark, stream.queryExecution().analyzed()));
   }
 
-  /** Whether the flow's last run read everything these sources hold now. */
+  /**
+   * Whether the flow's last run read everything these sources hold now, and its stream has no
+   * batch to finish: a batch whose offsets Spark recorded and whose end it did not (a crash in
+   * the middle) is run again by the stream alone, whatever its sources hold.
+   */
   boolean caughtUp() {
-    return versions.isPresent() && file.readIfExists().map(String::trim).equals(versions);
+    if (versions.isEmpty() || !file.readIfExists().map(String::trim).equals(versions)) {
+      return false;
+    }
+    long begun = lastBatch("offsets");
+    return begun >= 0 && begun == lastBatch("commits");
+  }
+
+  /** The highest batch number in one of Spark's logs in the checkpoint; -1 for none. */
+  private long lastBatch(String log) {
+    return checkpoint.resolve(log).list().stream()
+        .map(StoragePath::name)
+        .filter(name -> name.matches("\\d+"))
+        .mapToLong(Long::parseLong)
+        .max().orElse(-1);
   }
 
   /**

@@ -16,7 +16,6 @@ import io.sluice.storage.StoragePath;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
-import java.util.Map;
 import java.util.Set;
 import java.util.stream.Collectors;
 import org.apache.spark.sql.SparkSession;
@@ -31,9 +30,6 @@ import org.apache.spark.sql.types.StructType;
  */
 final class TableManager {
   private static final String DELETION_VECTORS = "delta.enableDeletionVectors";
-  private static final String AUTO_COMPACT = "delta.autoOptimize.autoCompact";
-  /** Properties Sluice turns on for a table made before it did, at the table's next update. */
-  private static final List<String> TURNED_ON_LATER = List.of(ChangeFeed.ENABLE_PROPERTY, AUTO_COMPACT);
   private final SparkSession spark;
   private final Checkpoints checkpoints;
   private final StoragePath pendingDir;
@@ -65,7 +61,7 @@ final class TableManager {
         continue;
       }
       StructType schema = graph.schemas().get(table.name());
-      table = withAutoCompaction(withChangeFeedIfRead(keyed.contains(table.name()) ? withDeletionVectors(table) : table, graph));
+      table = withChangeFeedIfRead(keyed.contains(table.name()) ? withDeletionVectors(table) : table, graph);
       if (toClear.contains(table.name())) {
         clear(table, schema);
       } else if (!spark.catalog().tableExists(table.name().quoted())) {
@@ -75,20 +71,6 @@ final class TableManager {
       }
     }
     return toClear;
-  }
-
-  /**
-   * A streaming table grows by a few files per batch: Delta's auto compaction merges them after a
-   * commit once enough are small, so that reading the table costs what its rows cost, not its
-   * batches. On unless the definition sets the property, or turns automatic maintenance off.
-   */
-  private static DatasetDefinition withAutoCompaction(DatasetDefinition table) {
-    if (table.type() != DatasetType.STREAMING_TABLE || table.properties().containsKey(AUTO_COMPACT)
-        || "false".equalsIgnoreCase(table.properties().getOrDefault(DatasetDefinition.AUTO_OPTIMIZE, "true").trim())) {
-      return table;
-    }
-    return DatasetDefinition.builder(table.name(), table.type(), table.origin()).from(table)
-        .property(AUTO_COMPACT, "true").build();
   }
 
   /** Keyed writes delete a few rows per file: deletion vectors spare rewriting the files. */
@@ -158,12 +140,11 @@ final class TableManager {
           .collect(Collectors.joining(", "));
       spark.sql("ALTER TABLE " + table.name().quoted() + " ADD COLUMNS (" + columns + ")");
     }
-    // A table made before Sluice turned a property on gets it from its next update on.
-    Map<String, String> current = DeltaTarget.table(table.name()).properties(spark);
-    for (String property : TURNED_ON_LATER) {
-      if ("true".equals(table.properties().get(property)) && !"true".equals(current.get(property))) {
-        spark.sql("ALTER TABLE " + table.name().quoted() + " SET TBLPROPERTIES (" + SqlStrings.literal(property) + " = 'true')");
-      }
+    // A table made before the pipeline read its changes gets the feed from its next update on.
+    String feed = table.properties().get(ChangeFeed.ENABLE_PROPERTY);
+    if ("true".equals(feed) && !feed.equals(DeltaTarget.table(table.name()).properties(spark).get(ChangeFeed.ENABLE_PROPERTY))) {
+      spark.sql("ALTER TABLE " + table.name().quoted() + " SET TBLPROPERTIES (" + SqlStrings.literal(ChangeFeed.ENABLE_PROPERTY)
+          + " = 'true')");
     }
   }
 

@@ -4,7 +4,6 @@ import static io.sluice.bench.BenchSupport.time;
 import static org.apache.spark.sql.functions.col;
 
 import io.sluice.delta.KeyedCommit;
-import io.sluice.execution.BatchSettings;
 import java.io.PrintStream;
 import java.util.Arrays;
 import java.util.List;
@@ -48,9 +47,8 @@ public final class DeletionVectorBenchmark {
   public void run(long rows, int batches, int keys) {
     spark.sql("DROP DATABASE IF EXISTS " + DATABASE + " CASCADE");
     spark.sql("CREATE DATABASE " + DATABASE);
-    // The properties a pipeline gives a keyed streaming table, auto compaction included.
     spark.sql("CREATE TABLE " + TARGET + " (id BIGINT, name STRING, city STRING, amount DOUBLE) USING delta"
-        + " TBLPROPERTIES ('delta.enableDeletionVectors' = 'true', 'delta.autoOptimize.autoCompact' = 'true')");
+        + " TBLPROPERTIES ('delta.enableDeletionVectors' = 'true')");
     rows(spark.range(rows).repartition(FILES), 0).write().format("delta").mode("append").saveAsTable(TARGET);
     out.printf(Locale.ROOT, "%d rows in %d files; %d batches of %d random keys each, written by the keyed commit%n",
         rows, FILES, batches, keys);
@@ -81,18 +79,13 @@ public final class DeletionVectorBenchmark {
     out.printf(Locale.ROOT, "check rows that differ from the fresh copy %d %s%n", differing, differing == 0 ? "ok" : "MISMATCH");
   }
 
-  /**
-   * One batch: the rows of {@code ids} go, one new row per id comes, in one keyed commit, under
-   * the settings a pipeline's batch is written with (what auto compaction takes for small).
-   */
+  /** One batch: the rows of {@code ids} go, one new row per id comes, in one keyed commit. */
   private void commit(Dataset<Row> ids, int batch) {
-    BatchSettings.forWrite(spark, () -> {
-      Tuple2<DeltaLog, Snapshot> latest = latest("target");
-      return KeyedCommit.to(spark, latest._1(), latest._2(), "REPLACE USING")
-          .removing(ids, List.of("id"), col("t.id").isNotNull())
-          .appending(rows(ids, batch))
-          .commit();
-    });
+    Tuple2<DeltaLog, Snapshot> latest = latest("target");
+    KeyedCommit.to(spark, latest._1(), latest._2(), "REPLACE USING")
+        .removing(ids, List.of("id"), col("t.id").isNotNull())
+        .appending(rows(ids, batch))
+        .commit();
   }
 
   private Tuple2<DeltaLog, Snapshot> latest(String table) {
