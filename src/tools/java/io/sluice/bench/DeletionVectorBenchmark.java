@@ -4,6 +4,8 @@ import static io.sluice.bench.BenchSupport.time;
 import static org.apache.spark.sql.functions.col;
 
 import io.sluice.delta.KeyedCommit;
+import io.sluice.execution.SmallFiles;
+import io.sluice.graph.DatasetName;
 import java.io.PrintStream;
 import java.util.Arrays;
 import java.util.List;
@@ -24,6 +26,7 @@ import scala.Tuple2;
  * {@link KeyedCommit}, the writer of every keyed kind, then times a full scan of the table (every
  * column of every row) against the same rows written afresh and optimized, before and after
  * the maintenance Sluice runs ({@code OPTIMIZE}) and after {@code REORG TABLE ... APPLY (PURGE)}.
+ * After each batch, the small files are compacted when an update would compact them ({@link SmallFiles}).
  * It also prints how the batch's own time moved from the first batches to the last.
  */
 public final class DeletionVectorBenchmark {
@@ -54,12 +57,20 @@ public final class DeletionVectorBenchmark {
         rows, FILES, batches, keys);
     double[] seconds = new double[batches];
     long lastJobs = 0;
+    int compactions = 0;
+    double compactionSeconds = 0;
     JobCounter counter = JobCounter.on(spark);
     for (int b = 0; b < batches; b++) {
       Dataset<Row> ids = spark.range(keys).selectExpr("pmod(hash(id, " + b + "), " + rows + ") AS id").distinct();
       int batch = b + 1;
       lastJobs = counter.count(() -> seconds[batch - 1] = time(() -> commit(ids, batch)));
+      // Each batch stands for an update's: what the update does after its flows' batches.
+      boolean[] compacted = {false};
+      compactionSeconds += time(() -> compacted[0] = SmallFiles.compactIfDue(spark, new DatasetName("spark_catalog", DATABASE, "target")).isPresent());
+      compactions += compacted[0] ? 1 : 0;
     }
+    out.printf(Locale.ROOT, "compactions of small files after the batches (as an update does after a flow's run): %d,"
+        + " %.1f s with the checks after every batch%n", compactions, compactionSeconds);
     int tail = Math.min(10, batches);
     out.printf(Locale.ROOT, "batch time: first %d median %.2f s, last %d median %.2f s; Spark jobs of the last batch %d%n",
         tail, median(Arrays.copyOfRange(seconds, 0, tail)), tail,
