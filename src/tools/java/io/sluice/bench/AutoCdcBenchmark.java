@@ -17,6 +17,7 @@ import io.sluice.update.FlowOutcome;
 import io.sluice.update.UpdateResult;
 import java.io.PrintStream;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Locale;
 import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
@@ -143,11 +144,13 @@ public final class AutoCdcBenchmark {
     long scd2MergeJobs = jobs.count(() -> merge[1] = time(this::handScd2Merge));
     append(spark.table(BATCH), SOURCE);
     double[] small = new double[1];
-    long smallJobs = jobs.count(() -> small[0] = time(() -> update[0] = update(spark, spec)));
+    List<String> smallJobs = jobs.describe(() -> small[0] = time(() -> update[0] = update(spark, spec)));
     out.printf(Locale.ROOT, "fixed cost: an update with nothing new %.1f s (%d Spark jobs); with 10 new events %.1f s"
         + " (%d jobs): SCD 1 flow %.1f s, SCD 2 flow %.1f s; the same 10 events by the hand MERGE %.1f s (%d jobs),"
-        + " by the hand SCD 2 MERGE %.1f s (%d jobs)%n", idle[0], idleJobs, small[0], smallJobs,
+        + " by the hand SCD 2 MERGE %.1f s (%d jobs)%n", idle[0], idleJobs, small[0], smallJobs.size(),
         seconds(flow(update[0], "scd1")), seconds(flow(update[0], "scd2")), merge[0], mergeJobs, merge[1], scd2MergeJobs);
+    out.println("the Spark jobs of the update with 10 new events, in order:");
+    smallJobs.forEach(job -> out.println("  " + job));
   }
 
   /** Two AUTO CDC targets of the same change feed, one per SCD type, in a scratch pipeline of its own per key shape. */

@@ -1,5 +1,8 @@
 package io.sluice.bench;
 
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
 import java.util.concurrent.atomic.AtomicLong;
 import org.apache.spark.scheduler.SparkListener;
 import org.apache.spark.scheduler.SparkListenerJobStart;
@@ -12,6 +15,7 @@ import org.apache.spark.sql.SparkSession;
 final class JobCounter extends SparkListener {
   private final SparkSession spark;
   private final AtomicLong started = new AtomicLong();
+  private final List<String> descriptions = Collections.synchronizedList(new ArrayList<>());
 
   private JobCounter(SparkSession spark) {
     this.spark = spark;
@@ -27,6 +31,8 @@ final class JobCounter extends SparkListener {
   @Override
   public void onJobStart(SparkListenerJobStart jobStart) {
     started.incrementAndGet();
+    String description = jobStart.properties() == null ? null : jobStart.properties().getProperty("spark.job.description");
+    descriptions.add(description == null ? "(no description)" : description);
   }
 
   /** How many jobs {@code work} started (listener events are delivered asynchronously, so they are waited for). */
@@ -36,6 +42,20 @@ final class JobCounter extends SparkListener {
     work.run();
     drain();
     return started.get() - before;
+  }
+
+  /**
+   * The description of each job {@code work} started (Spark UI's; Sluice labels its own with
+   * what they do), in order: what a benchmark prints to show where a small batch's time goes.
+   */
+  List<String> describe(Runnable work) {
+    drain();
+    int before = descriptions.size();
+    work.run();
+    drain();
+    synchronized (descriptions) {
+      return List.copyOf(descriptions.subList(before, descriptions.size()));
+    }
   }
 
   private void drain() {
