@@ -38,12 +38,12 @@ public final class SmallFiles {
   /** Compacts the target of {@code run} if it is due, under the flow's settings; records what it did as the flow's event. */
   static void compactIfMany(FlowRun run) {
     run.withFlowConf(() -> {
-      compactIfDue(run);
+      compactTarget(run);
       return null;
     });
   }
 
-  private static void compactIfDue(FlowRun run) {
+  private static void compactTarget(FlowRun run) {
     DatasetDefinition table = run.target();
     if (table.type() != DatasetType.STREAMING_TABLE || !table.clusterColumns().isEmpty()
         || "false".equalsIgnoreCase(table.properties().getOrDefault(DatasetDefinition.AUTO_OPTIMIZE, "true").trim())) {
