@@ -17,8 +17,6 @@ import org.apache.spark.sql.Column;
 import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
 import org.apache.spark.sql.SparkSession;
-import org.apache.spark.sql.catalyst.expressions.Expression;
-import org.apache.spark.sql.catalyst.plans.logical.Filter;
 import org.apache.spark.sql.delta.DeltaLog;
 import org.apache.spark.sql.delta.OptimisticTransaction;
 import org.apache.spark.sql.delta.Snapshot;
@@ -220,7 +218,7 @@ public final class KeyedCommit {
   }
 
   /** The target's rows that go, with their file and row index, and the files that may hold them. */
-  private record Going(Dataset<Row> rows, Seq<AddFile> candidates) {}
+  private record Going(Dataset<Row> rows, FileSkipping.Candidates candidates) {}
 
   /**
    * The target's rows that go: read once, through the transaction, from the files the scope
@@ -228,8 +226,8 @@ public final class KeyedCommit {
    */
   private Going going(OptimisticTransaction txn, boolean feed) {
     Dataset<Row> whole = log.createDataFrame(txn.snapshot(), Scala.seq(List.of()), false, Option.empty()).as("t");
-    Expression bounds = ((Filter) whole.where(scope).queryExecution().analyzed()).condition();
-    Seq<AddFile> candidates = txn.filterFiles(Scala.seq(List.of(bounds)), true);
+    FileSkipping.Candidates chosen = FileSkipping.forCommit(session, txn, FileSkipping.condition(whole, scope));
+    Seq<AddFile> candidates = chosen.files();
     if (candidates.isEmpty()) {
       return null;
     }
@@ -252,11 +250,11 @@ public final class KeyedCommit {
     located.add(col("_metadata.row_index").as(DeletionVectorBitmapGenerator.ROW_INDEX_COL()));
     Dataset<Row> rows = scan.as("t").where(scope).select(located.toArray(Column[]::new)).as("l");
     if (!feed) {
-      return new Going(rows.join(goingKeys.as("k"), match, "left_semi"), candidates);
+      return new Going(rows.join(goingKeys.as("k"), match, "left_semi"), chosen);
     }
     Column kind = List.of(goingKeys.columns()).contains(CHANGE_TYPE) ? col("k." + CHANGE_TYPE) : lit(DELETE);
     Dataset<Row> withKind = rows.join(goingKeys.as("k"), match).select(col("l.*"), kind.as(CHANGE_TYPE));
-    return new Going(withKind.persist(), candidates);
+    return new Going(withKind.persist(), chosen);
   }
 
   /**
@@ -264,13 +262,14 @@ public final class KeyedCommit {
    * actions that say so; returns how many rows it marked.
    */
   private long markRemoved(OptimisticTransaction txn, Going going, List<Action> actions, Map<String, Long> counts) {
-    Seq<DeletionVectorResult> vectors = DeletionVectors.write(session, txn, going.rows(), going.candidates());
+    Seq<AddFile> candidates = going.candidates().files();
+    Seq<DeletionVectorResult> vectors = DeletionVectors.write(session, txn, going.rows(), candidates);
     Seq<TouchedFileWithDV> touched = DMLWithDeletionVectorsHelper.findFilesWithMatchingRows(txn,
-        DMLWithDeletionVectorsHelper.generateCandidateFileMap(log.dataPath(), going.candidates()), vectors);
+        DMLWithDeletionVectorsHelper.generateCandidateFileMap(log.dataPath(), candidates), vectors);
     if (touched.isEmpty()) {
       return 0;
     }
-    TouchedFiles.Marked marked = TouchedFiles.mark(session, txn.snapshot(), touched);
+    TouchedFiles.Marked marked = TouchedFiles.mark(session, txn.snapshot(), touched, going.candidates().withStats());
     actions.addAll(marked.actions());
     counts.putAll(marked.metrics());
     return marked.rows();

@@ -51,8 +51,14 @@ final class TouchedFiles {
 
   private TouchedFiles() {}
 
-  /** The actions and metrics of the files {@code touched} as of {@code snapshot}. */
-  static Marked mark(SparkSession session, Snapshot snapshot, Seq<TouchedFileWithDV> touched) {
+  /**
+   * The actions and metrics of the files {@code touched} as of {@code snapshot}.
+   *
+   * @param listedWithStats whether the touched files' log entries carry their whole statistics (they
+   *     came from the version's checksum, {@link FileSkipping}): then they are widened as they are
+   */
+  static Marked mark(SparkSession session, Snapshot snapshot, Seq<TouchedFileWithDV> touched,
+      boolean listedWithStats) {
     List<TouchedFileWithDV> files = CollectionConverters.asJava(touched);
     long timestamp = System.currentTimeMillis();
     List<Action> actions = new ArrayList<>();
@@ -61,7 +67,7 @@ final class TouchedFiles {
     long dvAdded = 0;
     long dvRemoved = 0;
     long dvUpdated = 0;
-    Map<String, AddFile> widened = widened(snapshot, files);
+    Map<String, AddFile> widened = listedWithStats ? widenedAsListed(files) : widened(snapshot, files);
     for (TouchedFileWithDV file : files) {
       modified += file.numberOfModifiedRows();
       AddFile entry = file.fileLogEntry();
@@ -85,6 +91,17 @@ final class TouchedFiles {
       }
     }
     return Marked.of(actions, modified, fullyRemoved, dvAdded, dvRemoved, dvUpdated);
+  }
+
+  /** The log entries of the files that keep some rows, with their own statistics' bounds made wide, by path. */
+  private static Map<String, AddFile> widenedAsListed(List<TouchedFileWithDV> files) {
+    Map<String, AddFile> byPath = new HashMap<>();
+    for (TouchedFileWithDV file : files) {
+      if (!file.isFullyReplaced()) {
+        WideBounds.of(file.fileLogEntry()).ifPresent(wide -> byPath.put(wide.path(), wide));
+      }
+    }
+    return byPath;
   }
 
   /**

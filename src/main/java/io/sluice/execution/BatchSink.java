@@ -1,8 +1,11 @@
 package io.sluice.execution;
 
 import io.sluice.expectations.BatchRequirement;
+import io.sluice.expectations.ValueSample;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
+import org.apache.spark.sql.Column;
 import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
 
@@ -18,6 +21,19 @@ public interface BatchSink {
    * @return the rows it wrote and its own figures for the batch's event
    */
   Written write(Dataset<Row> rows, long batchId, long rowCount);
+
+  /**
+   * Writes a batch with the sample of its {@link #sampledKey} values taken when it was counted:
+   * a keyed sink bounds its reads by them ({@link KeyBounds}) with no Spark job of its own.
+   */
+  default Written write(Dataset<Row> rows, long batchId, long rowCount, Optional<ValueSample> keys) {
+    return write(rows, batchId, rowCount);
+  }
+
+  /** The column of the rows it takes whose values a keyed sink bounds its reads by: sampled as the batch is counted. */
+  default Optional<Column> sampledKey() {
+    return Optional.empty();
+  }
 
   /** What every row of a batch must meet for this sink, checked with the expectations before {@link #write}. */
   default List<BatchRequirement> requirements() {

@@ -1,8 +1,10 @@
 package io.sluice.execution;
 
+import io.sluice.delta.FileSkipping;
 import io.sluice.graph.DatasetName;
 import java.util.Map;
 import java.util.function.Function;
+import org.apache.spark.sql.Column;
 import org.apache.spark.sql.DataFrameReader;
 import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
@@ -95,5 +97,16 @@ public final class DeltaTarget {
    */
   public Dataset<Row> readPinned(SparkSession session) {
     return load.apply(session.read().option("versionAsOf", version(session)));
+  }
+
+  /**
+   * The rows of the table's current version that {@code predicate} selects, read as
+   * {@link #readPinned(SparkSession)} reads; from the files the driver chooses when the version's
+   * checksum lists them ({@link FileSkipping}), which spares Delta's data skipping job.
+   */
+  public Dataset<Row> readPinned(SparkSession session, Column predicate) {
+    Tuple2<DeltaLog, Snapshot> current = latest.apply(session);
+    return FileSkipping.rows(session, current._1(), current._2(), predicate)
+        .orElseGet(() -> load.apply(session.read().option("versionAsOf", current._2().version())).where(predicate));
   }
 }

@@ -147,13 +147,13 @@ public final class FlowRun {
       boolean changeEvents = flow.output().changeEvents();
       ExpectationChecker checker = new ExpectationChecker(target.name().name(), flow.name().name(),
           target.expectations(), sink.requirements(), schema -> changeEvents ? List.of(ColumnNames.cols(List.of(schema.fieldNames())))
-              : TableWriter.columns(schema, targetSchema));
+              : TableWriter.columns(schema, targetSchema), sink.sampledKey());
       ExpectationChecker.Checked checked = BatchSettings.forCounts(session, () -> checker.check(cached));
       BatchQuality quality = checked.quality();
       Dataset<Row> rows = changeEvents ? checked.rows() : TableWriter.align(checked.rows(), targetSchema);
       long outputRows = quality.outputRows();
       BatchSink.Written written =
-          BatchSettings.forWrite(session, () -> sink.write(rows, batchId, outputRows));
+          BatchSettings.forWrite(session, () -> sink.write(rows, batchId, outputRows, checked.sample()));
       metrics.addBatch(written.rows(), quality, written.metrics());
       Map<String, Object> details = new LinkedHashMap<>();
       details.put("batch_id", batchId);

@@ -4,7 +4,9 @@ import static org.apache.spark.sql.functions.lit;
 import static org.apache.spark.sql.functions.max;
 import static org.apache.spark.sql.functions.min;
 
+import io.sluice.expectations.ValueSample;
 import java.util.List;
+import java.util.Optional;
 import org.apache.spark.sql.Column;
 import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
@@ -17,9 +19,21 @@ import org.apache.spark.sql.types.AtomicType;
  * keyed write's cost proportional to the batch, not to the table.
  */
 public record KeyBounds(Object[] values, Object low, Object high, boolean hasNull) {
-  static final int IN_LIST_LIMIT = 1000;
+  static final int IN_LIST_LIMIT = ValueSample.LIMIT;
   /** No bounds: for a key that literals cannot express (a struct or an array). */
   private static final KeyBounds NONE = new KeyBounds(null, null, null, true);
+
+  /**
+   * The bounds of {@code column} in {@code keys}, from {@code sample} (the batch's values of that
+   * column, taken as the batch was counted) when it holds them all: no Spark job then.
+   */
+  public static KeyBounds of(Optional<ValueSample> sample, Dataset<Row> keys, String column) {
+    if (keys.schema().apply(column).dataType() instanceof AtomicType
+        && sample.isPresent() && sample.get().values().isPresent()) {
+      return new KeyBounds(sample.get().values().get().toArray(), null, null, sample.get().hasNull());
+    }
+    return of(keys, column);
+  }
 
   public static KeyBounds of(Dataset<Row> keys, String column) {
     if (!(keys.schema().apply(column).dataType() instanceof AtomicType)) {

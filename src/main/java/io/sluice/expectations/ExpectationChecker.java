@@ -11,10 +11,13 @@ import static org.apache.spark.sql.functions.when;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import java.util.function.Function;
 import org.apache.spark.sql.Column;
 import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
+import org.apache.spark.sql.types.AtomicType;
+import org.apache.spark.sql.types.DataType;
 import org.apache.spark.sql.types.StructType;
 
 /**
@@ -36,17 +39,20 @@ public final class ExpectationChecker {
   private final List<Expectation> expectations;
   private final List<BatchRequirement> requirements;
   private final Function<StructType, List<Column>> sinkColumns;
+  private final Optional<Column> sampled;
 
   /**
    * @param sinkColumns the columns of the rows the sink takes, made from the batch's schema
+   * @param sampled a column of those rows whose distinct values the same pass samples ({@link ValueSample})
    */
   public ExpectationChecker(String dataset, String flow, List<Expectation> expectations,
-      List<BatchRequirement> requirements, Function<StructType, List<Column>> sinkColumns) {
+      List<BatchRequirement> requirements, Function<StructType, List<Column>> sinkColumns, Optional<Column> sampled) {
     this.dataset = dataset;
     this.flow = flow;
     this.expectations = List.copyOf(expectations);
     this.requirements = List.copyOf(requirements);
     this.sinkColumns = sinkColumns;
+    this.sampled = sampled;
   }
 
   /** The rows to write and the figures for the batch. The caller should cache {@code batch}. */
@@ -76,6 +82,9 @@ public final class ExpectationChecker {
     if (rescues) {
       aggregates.add(sum(when(col(RESCUED).isNotNull(), 1).otherwise(0)));
     }
+    // A sample of a column that literals cannot bound (a struct, an array) would bound nothing.
+    Optional<Column> sample = sampled.filter(c -> typeOf(outcomes, c) instanceof AtomicType);
+    sample.ifPresent(c -> aggregates.add(ValueSample.aggregate(c, typeOf(outcomes, c), col(KEEP))));
     Row counts = outcomes.agg(aggregates.get(0), aggregates.subList(1, aggregates.size()).toArray(Column[]::new)).first();
     long input = counts.getLong(0);
     long dropped = figure(counts, 1);
@@ -97,7 +106,8 @@ public final class ExpectationChecker {
     }
     Dataset<Row> rows = dropped == 0 ? batch : batch.where(keep());
     long rescued = rescues ? figure(counts, 2 + expectations.size() + requirements.size()) : 0;
-    return new Checked(rows, new BatchQuality(input, dropped, rescued, results));
+    Optional<ValueSample> values = sample.map(c -> ValueSample.of((byte[]) counts.get(counts.length() - 1)));
+    return new Checked(rows, new BatchQuality(input, dropped, rescued, results), values);
   }
 
   /** Whether a row passes every DROP expectation. */
@@ -109,6 +119,10 @@ public final class ExpectationChecker {
       }
     }
     return keep;
+  }
+
+  private static DataType typeOf(Dataset<Row> rows, Column column) {
+    return rows.select(column).schema().fields()[0].dataType();
   }
 
   /** A sum over no row is NULL: none. */
@@ -129,6 +143,6 @@ public final class ExpectationChecker {
     return batch.where(not(holds(condition))).toJSON().first();
   }
 
-  /** The rows that pass the DROP expectations, with the batch's figures. */
-  public record Checked(Dataset<Row> rows, BatchQuality quality) {}
+  /** The rows that pass the DROP expectations, with the batch's figures and the sample of the values asked for. */
+  public record Checked(Dataset<Row> rows, BatchQuality quality, Optional<ValueSample> sample) {}
 }

@@ -32,7 +32,11 @@ final class JobCounter extends SparkListener {
   public void onJobStart(SparkListenerJobStart jobStart) {
     started.incrementAndGet();
     String description = jobStart.properties() == null ? null : jobStart.properties().getProperty("spark.job.description");
-    descriptions.add(description == null ? "(no description)" : description);
+    // A micro-batch's jobs all carry the stream's start as their call site; the tasks of the
+    // final stage tell them apart (a job's stage count would include the stages whose output an
+    // earlier job of the batch left, which it skips).
+    String tasks = jobStart.stageInfos().isEmpty() ? "" : " [" + jobStart.stageInfos().last().numTasks() + " task(s)]";
+    descriptions.add(oneLine(description) + tasks);
   }
 
   /** How many jobs {@code work} started (listener events are delivered asynchronously, so they are waited for). */
@@ -56,6 +60,15 @@ final class JobCounter extends SparkListener {
     synchronized (descriptions) {
       return List.copyOf(descriptions.subList(before, descriptions.size()));
     }
+  }
+
+  /** A stream's job description starts with its id and run id, one per line: only what follows says what the job does. */
+  private static String oneLine(String description) {
+    if (description == null) {
+      return "(no description)";
+    }
+    String text = description.contains("batch = ") ? description.substring(description.indexOf("batch = ")) : description;
+    return text.replaceAll("\\s+", " ").trim();
   }
 
   private void drain() {

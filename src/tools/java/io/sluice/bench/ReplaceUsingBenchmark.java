@@ -53,8 +53,10 @@ public final class ReplaceUsingBenchmark {
           false);
     }
     double middle = fractions[fractions.length / 2];
-    measure(big, Math.max(1, (long) (targetRows * middle)), sequence, String.format(Locale.ROOT, "%.1f%% rand", middle * 100),
+    measure(big, Math.max(1, (long) (targetRows * middle)), sequence++, String.format(Locale.ROOT, "%.1f%% rand", middle * 100),
         true);
+    // What a batch costs beyond its rows: ten keys.
+    measure(big, 10, sequence, "10 rows", false);
     Target small = load("small", targetRows / 10);
     long sameBatch = Math.max(1, (long) (targetRows * fractions[0]));
     measure(small, sameBatch, 2, "same rows", false);

@@ -28,6 +28,7 @@ import io.sluice.execution.Persisted;
 import io.sluice.execution.TableWriter;
 import io.sluice.execution.Tally;
 import io.sluice.expectations.BatchRequirement;
+import io.sluice.expectations.ValueSample;
 import io.sluice.graph.AutoCdcColumns;
 import io.sluice.graph.FlowMode;
 import java.time.Clock;
@@ -36,6 +37,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.function.UnaryOperator;
 import org.apache.spark.sql.Column;
 import org.apache.spark.sql.Dataset;
@@ -125,15 +127,25 @@ public final class AutoCdcSink implements BatchSink {
   }
 
   @Override
+  public Optional<Column> sampledKey() {
+    return Optional.of(col(columns.keys().get(0)));
+  }
+
+  @Override
   public Written write(Dataset<Row> rows, long batchId, long rowCount) {
+    return write(rows, batchId, rowCount, Optional.empty());
+  }
+
+  @Override
+  public Written write(Dataset<Row> rows, long batchId, long rowCount, Optional<ValueSample> keys) {
     SparkSession session = rows.sparkSession();
     DeltaTarget target = DeltaTarget.table(run.target().name());
     BatchCommits commits = log.begin(session, batchId, List.of(target, store.target()));
     try (Persisted firstPlan = new Persisted(); Persisted withValues = new Persisted()) {
-      Changes planned = BatchSettings.forPlanning(session, () -> changes(rows, rowCount, firstPlan, false));
+      Changes planned = BatchSettings.forPlanning(session, () -> changes(rows, rowCount, keys, firstPlan, false));
       if (events.lastEventDecides() && planned.counts().tied() > 0) {
         firstPlan.close();
-        planned = BatchSettings.forPlanning(session, () -> changes(rows, rowCount, withValues, true));
+        planned = BatchSettings.forPlanning(session, () -> changes(rows, rowCount, keys, withValues, true));
       }
       Changes changes = planned;
       Counts counts = changes.counts();
@@ -182,11 +194,13 @@ public final class AutoCdcSink implements BatchSink {
   /**
    * What the batch changes in the target and the store, planned and counted (one Spark job).
    *
+   * @param keys the batch's values of its first key column, when its counts sampled them all
    * @param readValues whether to read the stored events' values where the last event decides
    *     a key's row ({@link CdcEvents#lastEventDecides}): only when events of the batch meet
    *     stored ones at a key and sequence ({@link Counts#tied}), where their values decide
    */
-  private Changes changes(Dataset<Row> rows, long rowCount, Persisted persisted, boolean readValues) {
+  private Changes changes(Dataset<Row> rows, long rowCount, Optional<ValueSample> keys, Persisted persisted,
+      boolean readValues) {
     SparkSession session = rows.sparkSession();
     Dataset<Row> incoming = events.of(rows);
     Truncation truncation = Truncation.of(session, store, incoming, truncates());
@@ -195,9 +209,9 @@ public final class AutoCdcSink implements BatchSink {
     boolean firstEvents = store.isEmpty(session);
     Scope scope = truncation.isNew() || firstEvents
         ? Scope.everything()
-        : Scope.of(changed.select(ColumnNames.cols(columns.keys())).distinct(), firstKey);
-    Dataset<Row> read = scope.select(store.read(session).where(col(OP).notEqual(lit(TRUNCATE))), columns.keys())
-        .drop(RECORDED_AT);
+        : Scope.of(changed.select(ColumnNames.cols(columns.keys())).distinct(), firstKey, keys);
+    Dataset<Row> read = scope.select(store.read(session, scope.on(col(firstKey))).where(col(OP).notEqual(lit(TRUNCATE))),
+        columns.keys()).drop(RECORDED_AT);
     if (events.lastEventDecides() && !readValues) {
       read = read.withColumn(VALUES, lit(null).cast(read.schema().apply(VALUES).dataType()));
     }
@@ -327,8 +341,8 @@ public final class AutoCdcSink implements BatchSink {
       return new Scope(null, null);
     }
 
-    static Scope of(Dataset<Row> keys, String firstKey) {
-      return new Scope(KeyBounds.of(keys, firstKey), keys);
+    static Scope of(Dataset<Row> keys, String firstKey, Optional<ValueSample> sample) {
+      return new Scope(KeyBounds.of(sample, keys, firstKey), keys);
     }
 
     /** The rows of {@code rows} that belong to the scope's keys ({@link KeyBounds#within}). */

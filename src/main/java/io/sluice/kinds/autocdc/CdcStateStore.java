@@ -58,6 +58,11 @@ final class CdcStateStore {
     return target().readPinned(session);
   }
 
+  /** The store's events that {@code predicate} selects, as {@link #read(SparkSession)} reads them. */
+  Dataset<Row> read(SparkSession session, Column predicate) {
+    return isEmpty(session) ? read(session) : target().readPinned(session, predicate);
+  }
+
   /** Whether the store is as {@link #open} created it: no event appended yet. */
   boolean isEmpty(SparkSession session) {
     return version(session) == 0;

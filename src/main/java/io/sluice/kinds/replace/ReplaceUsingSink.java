@@ -24,6 +24,7 @@ import io.sluice.execution.KeyedWrites;
 import io.sluice.execution.Persisted;
 import io.sluice.execution.Tally;
 import io.sluice.expectations.BatchRequirement;
+import io.sluice.expectations.ValueSample;
 import io.sluice.graph.FlowMode;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -82,12 +83,22 @@ public final class ReplaceUsingSink implements BatchSink {
   }
 
   @Override
+  public Optional<Column> sampledKey() {
+    return Optional.of(ColumnNames.col(mode.keys().get(0)));
+  }
+
+  @Override
   public Written write(Dataset<Row> rows, long batchId, long rowCount) {
+    return write(rows, batchId, rowCount, Optional.empty());
+  }
+
+  @Override
+  public Written write(Dataset<Row> rows, long batchId, long rowCount, Optional<ValueSample> keys) {
     SparkSession session = rows.sparkSession();
     DeltaTarget target = DeltaTarget.table(run.target().name());
     BatchCommits commits = log.begin(session, batchId, List.of(target));
     try (Persisted persisted = new Persisted()) {
-      Decisions batch = BatchSettings.forPlanning(session, () -> decide(rows, persisted));
+      Decisions batch = BatchSettings.forPlanning(session, () -> decide(rows, keys, persisted));
       long removed = batch.rowsWritten() + batch.keysReplaced() == 0 ? 0
           : commits.commit(session, target, () -> write(session, batch), 0L);
       Map<String, Object> metrics = new LinkedHashMap<>();
@@ -112,7 +123,7 @@ public final class ReplaceUsingSink implements BatchSink {
     }
   }
 
-  private Decisions decide(Dataset<Row> rows, Persisted persisted) {
+  private Decisions decide(Dataset<Row> rows, Optional<ValueSample> keys, Persisted persisted) {
     SparkSession session = rows.sparkSession();
     Dataset<Row> sequenced = rows.withColumn(SEQ, mode.sequence());
     // Persisted: the window's shuffle and the decision join feed several jobs each (bounds,
@@ -122,10 +133,12 @@ public final class ReplaceUsingSink implements BatchSink {
         .where(col(SEQ).equalTo(col("__sluice_batch_max")))
         .drop("__sluice_batch_max"));
     Dataset<Row> batchKeys = kept.groupBy(array(keyColumns(""))).agg(max(col(SEQ)).as(SEQ));
-    KeyBounds bounds = KeyBounds.of(batchKeys, mode.keys().get(0));
+    KeyBounds bounds = KeyBounds.of(keys, batchKeys, mode.keys().get(0));
     // The batch's keys narrow the read first (KeyBounds.within), so only their rows are
     // aggregated: with keys spread over the whole table the bounds skip nothing.
-    Dataset<Row> stored = bounds.within(DeltaTarget.table(run.target().name()).readPinned(session), mode.keys(), batchKeys)
+    Dataset<Row> target = DeltaTarget.table(run.target().name())
+        .readPinned(session, bounds.on(ColumnNames.col(mode.keys().get(0))));
+    Dataset<Row> stored = bounds.within(target, mode.keys(), batchKeys)
         .groupBy(array(keyColumns(""))).agg(max(mode.sequence()).as(TARGET_SEQ));
     Dataset<Row> decisions = persisted.keep(batchKeys.as("b").join(stored.as("t"), keysMatch("b", "t"), "left")
         .select(array(concat(keyColumns("b"), List.of(col("b." + SEQ).as(SEQ), decision().as(DECISION))))));
