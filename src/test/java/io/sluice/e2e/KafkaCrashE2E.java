@@ -191,6 +191,7 @@ class KafkaCrashE2E {
       import io.sluice.api.PipelineDefinition;
       import java.nio.file.Files;
       import java.nio.file.Path;
+      import java.nio.file.StandardCopyOption;
       import java.nio.file.StandardOpenOption;
       import java.util.stream.Collectors;
 
@@ -204,7 +205,9 @@ class KafkaCrashE2E {
             if (!Files.exists(here.resolve("killed-in-handler"))) {
               Files.writeString(here.resolve("handler.log"), batchId + ":" + ids + "\\n",
                   StandardOpenOption.CREATE, StandardOpenOption.APPEND);
-              Files.writeString(here.resolve("in-handler"), String.valueOf(batchId));
+              // Written whole before it exists: the test kills the process as soon as it sees it.
+              Path marking = Files.writeString(here.resolve("in-handler.tmp"), String.valueOf(batchId));
+              Files.move(marking, here.resolve("in-handler"), StandardCopyOption.ATOMIC_MOVE);
               Thread.sleep(120_000);
             }
             Files.writeString(here.resolve("handler.log"), batchId + ":" + ids + "\\n",
