@@ -83,8 +83,9 @@ public final class ExpectationChecker {
       aggregates.add(sum(when(col(RESCUED).isNotNull(), 1).otherwise(0)));
     }
     // A sample of a column that literals cannot bound (a struct, an array) would bound nothing.
-    Optional<Column> sample = sampled.filter(c -> typeOf(outcomes, c) instanceof AtomicType);
-    sample.ifPresent(c -> aggregates.add(ValueSample.aggregate(c, typeOf(outcomes, c), col(KEEP))));
+    Optional<DataType> sampledType = sampled.map(c -> typeOf(outcomes, c)).filter(t -> t instanceof AtomicType);
+    Optional<Column> sample = sampledType.flatMap(t -> sampled);
+    sample.ifPresent(c -> aggregates.add(ValueSample.aggregate(c, sampledType.get(), col(KEEP))));
     Row counts = outcomes.agg(aggregates.get(0), aggregates.subList(1, aggregates.size()).toArray(Column[]::new)).first();
     long input = counts.getLong(0);
     long dropped = figure(counts, 1);

@@ -84,9 +84,9 @@ class AutoCdcTest {
 
   /**
    * Each Spark job costs its scheduling whatever its size: a small batch of updates, a delete and
-   * an insert after the load runs 10 (14 before the store's rows were selected by the batch's keys
-   * without a join, new events found without a join against the store, and the keyed commit's
-   * scan planned without adaptive execution).
+   * an insert after the load runs at most 6: the expectations' count (which samples the keys), the
+   * events' plan, the state's append, the target's rewritten files, and the two commits' own. The
+   * files of the state and of the target are chosen on the driver from the version's checksum.
    */
   @Test
   void aSmallBatchRunsFewSparkJobs() {
@@ -100,10 +100,7 @@ class AutoCdcTest {
         .filter(d -> d.contains("batch = 1")).toList();
     assertEquals(List.of("[124,Raul,Oaxaca]", "[125,Mercedes,Guadalajara]", "[126,Lily,Cancun]", "[127,Ann,Puebla]"),
         p.rows("SELECT * FROM users_scd1 ORDER BY userId"));
-    String target = "spark_catalog." + p.database() + ".users_scd1";
-    long writes = jobs.stream().filter(d -> d.endsWith(" · sluice: write " + target)).count();
-    assertTrue(jobs.size() <= 10 && writes <= 5, () -> jobs.size() + " jobs for the batch, " + writes
-        + " of them the target's commit: " + String.join("\n", jobs));
+    assertTrue(jobs.size() <= 6, () -> jobs.size() + " jobs for the batch:\n" + String.join("\n", jobs));
   }
 
   /**

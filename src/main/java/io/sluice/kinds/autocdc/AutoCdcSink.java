@@ -15,7 +15,7 @@ import static org.apache.spark.sql.functions.when;
 import io.sluice.execution.BatchCommits;
 import io.sluice.execution.BatchLog;
 import io.sluice.execution.BatchSettings;
-import io.sluice.execution.BatchSink;
+import io.sluice.execution.KeyedBatchSink;
 import io.sluice.execution.Checkpoints;
 import io.sluice.execution.ColumnNames;
 import io.sluice.execution.DeltaTarget;
@@ -65,7 +65,7 @@ import org.apache.spark.sql.types.StructField;
  * last event is new; only a batch whose events meet stored ones at a key and sequence (an event
  * delivered again, a rival) is planned again with them, since their values decide which stays.
  */
-public final class AutoCdcSink implements BatchSink {
+public final class AutoCdcSink implements KeyedBatchSink {
   /**
    * What tells a key's row changed where its last event decides it: that event's sequence and
    * whether the batch brought it. An upsert that repeats the row's values changes it too.
@@ -127,13 +127,8 @@ public final class AutoCdcSink implements BatchSink {
   }
 
   @Override
-  public Optional<Column> sampledKey() {
-    return Optional.of(col(columns.keys().get(0)));
-  }
-
-  @Override
-  public Written write(Dataset<Row> rows, long batchId, long rowCount) {
-    return write(rows, batchId, rowCount, Optional.empty());
+  public String firstKey() {
+    return columns.keys().get(0);
   }
 
   @Override
@@ -205,7 +200,7 @@ public final class AutoCdcSink implements BatchSink {
     Dataset<Row> incoming = events.of(rows);
     Truncation truncation = Truncation.of(session, store, incoming, truncates());
     Dataset<Row> changed = incoming.where(col(OP).notEqual(lit(TRUNCATE)));
-    String firstKey = columns.keys().get(0);
+    String firstKey = firstKey();
     boolean firstEvents = store.isEmpty(session);
     Scope scope = truncation.isNew() || firstEvents
         ? Scope.everything()

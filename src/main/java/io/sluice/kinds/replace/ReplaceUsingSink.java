@@ -12,7 +12,7 @@ import io.sluice.common.Identifiers;
 import io.sluice.execution.BatchCommits;
 import io.sluice.execution.BatchLog;
 import io.sluice.execution.BatchSettings;
-import io.sluice.execution.BatchSink;
+import io.sluice.execution.KeyedBatchSink;
 import io.sluice.execution.ColumnNames;
 import io.sluice.execution.DeltaTarget;
 import io.sluice.execution.DeltaWrites;
@@ -57,7 +57,7 @@ import org.apache.spark.sql.expressions.Window;
  * those keys live in, not the whole table; deletion vectors (enabled on REPLACE USING
  * targets) spare rewriting the files a delete touches.
  */
-public final class ReplaceUsingSink implements BatchSink {
+public final class ReplaceUsingSink implements KeyedBatchSink {
   private static final String SEQ = "__sluice_seq";
   private static final String TARGET_SEQ = "__sluice_target_seq";
   private static final String DECISION = "__sluice_decision";
@@ -83,13 +83,8 @@ public final class ReplaceUsingSink implements BatchSink {
   }
 
   @Override
-  public Optional<Column> sampledKey() {
-    return Optional.of(ColumnNames.col(mode.keys().get(0)));
-  }
-
-  @Override
-  public Written write(Dataset<Row> rows, long batchId, long rowCount) {
-    return write(rows, batchId, rowCount, Optional.empty());
+  public String firstKey() {
+    return mode.keys().get(0);
   }
 
   @Override
