@@ -3,6 +3,7 @@ package io.sluice.eventlog;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.sluice.common.Ahead;
 import io.sluice.spec.Storage;
 import io.sluice.storage.StoragePath;
 import java.sql.Timestamp;
@@ -19,7 +20,10 @@ import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
 import org.apache.spark.sql.RowFactory;
 import org.apache.spark.sql.SparkSession;
+import org.apache.spark.sql.delta.DeltaLog;
+import org.apache.spark.sql.delta.actions.Action$;
 import org.apache.spark.sql.types.StructType;
+import scala.Option;
 
 /**
  * The event log of a pipeline: a Delta table under {@code storage/system/event_log}.
@@ -58,6 +62,12 @@ public final class EventLog {
     if (recover) {
       EventSpool.recover(spark, storage.localFolder(), location);
     }
+    // Its snapshot, and the encoders of Delta's log that its first commit builds by Scala
+    // reflection, are made while the update starts rather than at its first flush.
+    Ahead.start("event-log", () -> {
+      Action$.MODULE$.logSchema();
+      DeltaLog.forTable(spark, location.toString()).update(false, Option.empty(), Option.empty());
+    });
   }
 
   /**

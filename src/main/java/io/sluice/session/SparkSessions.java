@@ -1,5 +1,6 @@
 package io.sluice.session;
 
+import io.sluice.common.Ahead;
 import io.sluice.spec.PipelineSpec;
 import io.sluice.spec.Storage;
 import java.nio.file.Path;
@@ -25,11 +26,18 @@ public final class SparkSessions {
     }
     sessionSettings().forEach(builder::config);
     spec.configuration().forEach(builder::config);
-    if (embedded || spec.configuration().getOrDefault("spark.sql.catalogImplementation", "").equals("hive")) {
+    boolean hive = embedded || spec.configuration().getOrDefault("spark.sql.catalogImplementation", "").equals("hive");
+    if (hive) {
       builder.enableHiveSupport();
     }
-    return builder.getOrCreate();
+    SparkSession spark = builder.getOrCreate();
+    if (hive) {
+      // The metastore client's first use costs most of a second (Derby's boot when embedded).
+      Ahead.start("catalog", () -> spark.sharedState().externalCatalog());
+    }
+    return spark;
   }
+
 
   /**
    * A session for reading while an update holds the pipeline. Embedded, the Derby metastore
