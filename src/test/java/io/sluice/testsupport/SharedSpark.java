@@ -34,6 +34,11 @@ public final class SharedSpark {
           .config("spark.default.parallelism", "2")
           // A VACUUM in a test lists a table of a few files: in 10,000 tasks by default, about 25 s.
           .config("spark.sql.sources.parallelPartitionDiscovery.parallelism", "4")
+          // Tests' batches are a few rows: generating code for each task's projections (Delta's
+          // log replay, its statistics, encoders) cost a fifth of a test JVM's CPU, more than
+          // evaluating them; whole stages are still compiled. The end-to-end tests run every
+          // projection compiled, as users do.
+          .config("spark.sql.codegen.factoryMode", "NO_CODEGEN")
           .enableHiveSupport()
           .getOrCreate();
     }
