@@ -51,7 +51,7 @@ public final class FileSkipping {
   /**
    * The rows of {@code snapshot} that {@code predicate} selects, read from only the files that
    * may hold them when the version's checksum lists its files; empty when it does not (read the
-   * table as usual then). Files with deletion vectors are read through Delta's usual scan.
+   * table as usual then).
    */
   public static Optional<Dataset<Row>> rows(SparkSession session, DeltaLog log, Snapshot snapshot, Column predicate) {
     Option<Seq<AddFile>> listed = listedFiles(snapshot);
@@ -60,9 +60,7 @@ public final class FileSkipping {
     }
     Dataset<Row> whole = log.createDataFrame(snapshot, listed.get(), false, Option.empty());
     List<AddFile> kept = matching(session, snapshot, listed.get(), condition(whole, predicate));
-    if (kept.stream().anyMatch(f -> f.deletionVector() != null)) {
-      return Optional.empty();
-    }
+    // A file's deletion vector travels with its AddFile: Delta's scan of a pinned file list skips the rows it deletes.
     return Optional.of(log.createDataFrame(snapshot, Scala.seq(kept), false, Option.empty()).where(predicate));
   }
 

@@ -10,6 +10,7 @@ import io.sluice.testsupport.SharedSpark;
 import io.sluice.testsupport.SparkJobs;
 import io.sluice.testsupport.TestPipeline;
 import java.sql.Date;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
 import java.util.TreeSet;
@@ -103,8 +104,33 @@ class FileSkippingTest {
         .collectAsList().stream().map(Row::toString).toList());
   }
 
+  /** A file whose rows were partly deleted keeps its statistics; the rows read skip the deleted ones. */
+  @Test
+  void readsPastTheRowsThatDeletionVectorsDelete() {
+    String db = TestPipeline.uniqueDatabase();
+    spark.sql("CREATE DATABASE " + db);
+    String dvTable = db + ".dv";
+    spark.sql("CREATE TABLE " + dvTable + " (k BIGINT, name STRING) USING delta "
+        + "TBLPROPERTIES ('delta.enableDeletionVectors' = 'true')");
+    spark.sql("INSERT INTO " + dvTable + " SELECT /*+ REPARTITION(1) */ id, concat('n', id) FROM range(0, 100)");
+    spark.sql("INSERT INTO " + dvTable + " SELECT /*+ REPARTITION(1) */ id, concat('n', id) FROM range(100, 200)");
+    spark.sql("DELETE FROM " + dvTable + " WHERE k IN (3, 5, 150)");
+    Tuple2<DeltaLog, Snapshot> latest = latest(dvTable);
+    assertTrue(CollectionConverters.asJava(latest._2().checksumOpt().get().allFiles().get()).stream()
+        .anyMatch(f -> f.deletionVector() != null), "the DELETE wrote deletion vectors");
+    List<String> read = new ArrayList<>();
+    List<String> jobs = SparkJobs.descriptions(spark, () -> FileSkipping.rows(spark, latest._1(), latest._2(),
+        col("k").isin(2L, 3L, 5L, 6L, 150L)).orElseThrow().select("k").collectAsList().forEach(r -> read.add(r.toString())));
+    assertEquals(List.of("[2]", "[6]"), read.stream().sorted().toList());
+    assertEquals(1, jobs.size(), () -> "the read's own job, none to choose files: " + jobs);
+  }
+
   private static Tuple2<DeltaLog, Snapshot> latest() {
-    String[] parts = table.split("\\.");
+    return latest(table);
+  }
+
+  private static Tuple2<DeltaLog, Snapshot> latest(String name) {
+    String[] parts = name.split("\\.");
     return DeltaLog.forTableWithSnapshot(spark, new TableIdentifier(parts[1], Option.apply(parts[0])));
   }
 
