@@ -39,8 +39,8 @@ public final class ChangeFeed {
       return Optional.of("streamed by " + String.join(", ", streamedBy));
     }
     List<FlowMode> modes = graph.flowsInto(dataset).stream().map(f -> f.definition().mode()).toList();
-    if (modes.stream().anyMatch(m -> m instanceof FlowMode.AutoCdcFromSnapshot)
-        && modes.stream().anyMatch(m -> m instanceof FlowMode.AutoCdc)) {
+    if (modes.stream().anyMatch(FlowMode::comparesSnapshots)
+        && modes.stream().anyMatch(m -> m.changesRows() && !m.comparesSnapshots())) {
       return Optional.of("snapshot and change-feed flows share it");
     }
     return Optional.empty();

@@ -28,6 +28,11 @@ public sealed interface FlowMode {
     return false;
   }
 
+  /** Whether it compares whole snapshots of its source rather than reading the source's changes (§5). */
+  default boolean comparesSnapshots() {
+    return false;
+  }
+
   /** Calls the visitor's method for this kind. */
   <R> R accept(Visitor<R> visitor);
 
@@ -186,6 +191,11 @@ public sealed interface FlowMode {
     @Override
     public <R> R accept(Visitor<R> visitor) {
       return visitor.autoCdcFromSnapshot(this);
+    }
+
+    @Override
+    public boolean comparesSnapshots() {
+      return true;
     }
 
     @Override

@@ -246,6 +246,9 @@ class SnapshotCdcTest {
         + " USING delta");
     runOk(p);
     assertEquals(List.of("[1,Ana]", "[2,Bo]", "[3,Cy]", "[4,Di]"), p.rows("SELECT * FROM customers"));
+    assertEquals(List.of("[delta.enableChangeDataFeed,true]"),
+        p.rows("SHOW TBLPROPERTIES customers ('delta.enableChangeDataFeed')"),
+        "a target that snapshot and change-feed flows share keeps a change data feed");
     // As if the process died after the snapshot's commit, before the state store learnt it:
     // the change feed flow must finish the snapshot before it applies anything.
     Path target = dir.resolve(".sluice/checkpoints/spark_catalog." + p.database() + ".customers");
