@@ -73,7 +73,7 @@ public final class SourceFingerprint {
     return name.startsWith("Current") || name.equals("Now") || name.equals("LocalTimestamp");
   }
 
-  private static String sha256(String text) {
+  static String sha256(String text) {
     try {
       return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(text.getBytes(StandardCharsets.UTF_8)));
     } catch (NoSuchAlgorithmException e) {

@@ -1,17 +1,27 @@
 package io.sluice.execution;
 
 import io.sluice.storage.StoragePath;
+import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.FileStatus;
+import org.apache.hadoop.fs.FileSystem;
+import org.apache.hadoop.fs.LocatedFileStatus;
+import org.apache.hadoop.fs.Path;
+import org.apache.hadoop.fs.RemoteIterator;
 import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
 import org.apache.spark.sql.SparkSession;
 import org.apache.spark.sql.catalyst.plans.logical.LogicalPlan;
 import org.apache.spark.sql.delta.Snapshot;
 import org.apache.spark.sql.execution.datasources.DataSource;
+import org.apache.spark.sql.execution.datasources.FileFormat;
+import org.apache.spark.sql.execution.datasources.v2.FileDataSourceV2;
 import org.apache.spark.sql.execution.streaming.runtime.StreamingRelation;
+import scala.jdk.javaapi.CollectionConverters;
 import scala.runtime.BoxedUnit;
 
 /**
@@ -22,8 +32,10 @@ import scala.runtime.BoxedUnit;
  * restarted Delta source for its last batch again, and when that batch was the table's initial
  * snapshot Delta lists the snapshot's files anew, so the cost of starting grew with the table.
  *
- * <p>A flow that streams anything other than a Delta table (files, Kafka) has no such record: only
- * its stream can tell what is new.
+ * <p>A folder of files stands as its listing: each file's path, size and modification time under
+ * the source's paths, hidden ones included, so that any file Spark's file source could take changes
+ * it. A flow that streams anything else (Kafka, a rate source) has no such record: only its stream
+ * can tell what is new.
  */
 final class StreamedSources {
   private static final String FILE = "sluice-caught-up";
@@ -73,20 +85,58 @@ final class StreamedSources {
   }
 
   private static Optional<String> describe(SparkSession spark, LogicalPlan plan) {
-    List<String> tables = new ArrayList<>();
-    boolean[] onlyDelta = {true};
+    List<String> sources = new ArrayList<>();
+    boolean[] allKnown = {true};
     plan.foreach(node -> {
       if (node.children().isEmpty() && node.isStreaming()) {
-        Optional<String> table = node instanceof StreamingRelation relation ? deltaTable(spark, relation.dataSource()) : Optional.empty();
-        table.ifPresentOrElse(tables::add, () -> onlyDelta[0] = false);
+        Optional<String> source = node instanceof StreamingRelation relation
+            ? deltaTable(spark, relation.dataSource()).or(() -> folder(spark, relation.dataSource()))
+            : Optional.empty();
+        source.ifPresentOrElse(sources::add, () -> allKnown[0] = false);
       }
       return BoxedUnit.UNIT;
     });
-    if (!onlyDelta[0] || tables.isEmpty()) {
+    if (!allKnown[0] || sources.isEmpty()) {
       return Optional.empty();
     }
-    tables.sort(null);
-    return Optional.of(String.join("\n", tables));
+    sources.sort(null);
+    return Optional.of(String.join("\n", sources));
+  }
+
+  /**
+   * A file source's paths and a digest of the files under them (path, size, modification time),
+   * listed on the driver as the stream would list them; empty for a source that is not a file format.
+   */
+  private static Optional<String> folder(SparkSession spark, DataSource source) {
+    Class<?> format = DataSource.lookupDataSource(source.className(), spark.sessionState().conf());
+    if (!FileFormat.class.isAssignableFrom(format) && !FileDataSourceV2.class.isAssignableFrom(format)) {
+      return Optional.empty();
+    }
+    List<String> paths = new ArrayList<>(CollectionConverters.asJava(source.paths()));
+    source.options().get("path").foreach(paths::add);
+    if (paths.isEmpty()) {
+      return Optional.empty();
+    }
+    List<String> files = new ArrayList<>();
+    Configuration hadoop = spark.sessionState().newHadoopConf();
+    try {
+      for (String path : paths) {
+        Path pattern = new Path(path);
+        FileSystem fs = pattern.getFileSystem(hadoop);
+        FileStatus[] matched = fs.globStatus(pattern);
+        for (FileStatus status : matched == null ? new FileStatus[0] : matched) {
+          RemoteIterator<LocatedFileStatus> listed = fs.listFiles(status.getPath(), true);
+          while (listed.hasNext()) {
+            LocatedFileStatus file = listed.next();
+            files.add(file.getPath() + " " + file.getLen() + " " + file.getModificationTime());
+          }
+        }
+      }
+    } catch (IOException e) {
+      return Optional.empty(); // the stream lists the folder itself, and reports what fails
+    }
+    files.sort(null);
+    return Optional.of(String.join(",", paths) + " " + files.size() + " files " + SourceFingerprint.sha256(String.join("\n", files)));
   }
 
   /**

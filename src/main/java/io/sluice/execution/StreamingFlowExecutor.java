@@ -16,7 +16,8 @@ import org.apache.spark.sql.streaming.Trigger;
 /**
  * A streaming flow: it processes what is available when it starts (Trigger.AvailableNow)
  * and stops, handing each micro-batch to its kind's {@link BatchSink}; a flow whose Delta sources
- * have no new version since it last read them all does not start ({@link StreamedSources}); a target
+ * have no new version, and whose folders no changed file, since it last read them all does not
+ * start ({@link StreamedSources}); a target
  * that its batches left with many small files is compacted after them ({@link SmallFiles}). Exactly-once: each
  * batch's commits carry the flow's app id and the batch id, and a batch that Spark replays
  * after a crash makes only the commits it had not made ({@link BatchLog}).
