@@ -83,9 +83,8 @@ public final class ExpectationChecker {
       aggregates.add(sum(when(col(RESCUED).isNotNull(), 1).otherwise(0)));
     }
     // A sample of a column that literals cannot bound (a struct, an array) would bound nothing.
-    Optional<DataType> sampledType = sampled.map(c -> typeOf(outcomes, c)).filter(t -> t instanceof AtomicType);
-    Optional<Column> sample = sampledType.flatMap(t -> sampled);
-    sample.ifPresent(c -> aggregates.add(ValueSample.aggregate(c, sampledType.get(), col(KEEP))));
+    Optional<DataType> sampledType = sampled.map(c -> typeOf(outcomes, c)).filter(AtomicType.class::isInstance);
+    sampledType.ifPresent(type -> aggregates.add(ValueSample.aggregate(sampled.get(), type, col(KEEP))));
     Row counts = outcomes.agg(aggregates.get(0), aggregates.subList(1, aggregates.size()).toArray(Column[]::new)).first();
     long input = counts.getLong(0);
     long dropped = figure(counts, 1);
@@ -107,7 +106,7 @@ public final class ExpectationChecker {
     }
     Dataset<Row> rows = dropped == 0 ? batch : batch.where(keep());
     long rescued = rescues ? figure(counts, 2 + expectations.size() + requirements.size()) : 0;
-    Optional<ValueSample> values = sample.map(c -> ValueSample.of((byte[]) counts.get(counts.length() - 1)));
+    Optional<ValueSample> values = sampledType.map(type -> ValueSample.of((byte[]) counts.get(counts.length() - 1)));
     return new Checked(rows, new BatchQuality(input, dropped, rescued, results), values);
   }
 

@@ -38,7 +38,6 @@ public final class SparkSessions {
     return spark;
   }
 
-
   /**
    * A session for reading while an update holds the pipeline. Embedded, the Derby metastore
    * admits one process, which the update is: this session's catalog is Spark's in-memory one,

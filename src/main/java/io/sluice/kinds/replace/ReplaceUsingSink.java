@@ -128,11 +128,11 @@ public final class ReplaceUsingSink implements KeyedBatchSink {
         .where(col(SEQ).equalTo(col("__sluice_batch_max")))
         .drop("__sluice_batch_max"));
     Dataset<Row> batchKeys = kept.groupBy(array(keyColumns(""))).agg(max(col(SEQ)).as(SEQ));
-    KeyBounds bounds = KeyBounds.of(keys, batchKeys, mode.keys().get(0));
+    KeyBounds bounds = KeyBounds.of(keys, batchKeys, firstKey());
     // The batch's keys narrow the read first (KeyBounds.within), so only their rows are
     // aggregated: with keys spread over the whole table the bounds skip nothing.
     Dataset<Row> target = DeltaTarget.table(run.target().name())
-        .readPinned(session, bounds.on(ColumnNames.col(mode.keys().get(0))));
+        .readPinned(session, bounds.on(ColumnNames.col(firstKey())));
     Dataset<Row> stored = bounds.within(target, mode.keys(), batchKeys)
         .groupBy(array(keyColumns(""))).agg(max(mode.sequence()).as(TARGET_SEQ));
     Dataset<Row> decisions = persisted.keep(batchKeys.as("b").join(stored.as("t"), keysMatch("b", "t"), "left")
@@ -163,7 +163,7 @@ public final class ReplaceUsingSink implements KeyedBatchSink {
     }
     return commit.get()
         .removing(batch.decisions().where(col(DECISION).equalTo(REPLACE)).select(array(keyColumns(""))), mode.keys(),
-            batch.bounds().on(ColumnNames.col("t", mode.keys().get(0))))
+            batch.bounds().on(ColumnNames.col("t", firstKey())))
         .appending(batch.data().select(array(tableColumns(""))))
         .parameter("keys", String.join(", ", mode.keys()))
         .metric("numKeysReplaced", batch.keysReplaced())
