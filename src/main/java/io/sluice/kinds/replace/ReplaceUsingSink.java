@@ -177,7 +177,7 @@ public final class ReplaceUsingSink implements KeyedBatchSink {
     Dataset<Row> controlRows = decisions.where(col(DECISION).equalTo(REPLACE))
         .select(array(concat(nullTableColumns(), concat(List.of(lit(true).as(CONTROL)), renamedKeys()))));
     Dataset<Row> source = dataRows.unionByName(controlRows);
-    Column on = col("s." + CONTROL).and(bounds.on(ColumnNames.col("t", mode.keys().get(0))));
+    Column on = col("s." + CONTROL).and(bounds.on(ColumnNames.col("t", firstKey())));
     for (int i = 0; i < mode.keys().size(); i++) {
       on = on.and(ColumnNames.col("t", mode.keys().get(i)).eqNullSafe(col("s." + KEY_PREFIX + i)));
     }
