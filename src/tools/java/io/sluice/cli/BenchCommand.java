@@ -6,6 +6,7 @@ import io.sluice.bench.ContinuousBenchmark;
 import io.sluice.bench.DeletionVectorBenchmark;
 import io.sluice.bench.KafkaBenchmark;
 import io.sluice.bench.ParallelFlowsBenchmark;
+import io.sluice.bench.PipelineTestBenchmark;
 import io.sluice.bench.ReplaceUsingBenchmark;
 import io.sluice.bench.SnapshotBenchmark;
 import io.sluice.session.SparkSessions;
@@ -20,16 +21,17 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Spec;
 
-/** {@code sluice bench replace-using | auto-cdc | snapshot | kafka | parallel-flows | deletion-vectors | continuous}: the benchmarks; each prints a table of figures. */
+/** {@code sluice bench replace-using | auto-cdc | snapshot | kafka | parallel-flows | deletion-vectors | continuous | pipeline-test}: the benchmarks; each prints a table of figures. */
 @Command(name = "bench", description = "Benchmark a flow kind against what a user would write without it.",
     subcommands = {BenchCommand.ReplaceUsing.class, BenchCommand.AutoCdc.class, BenchCommand.Snapshot.class,
-        BenchCommand.Kafka.class, BenchCommand.ParallelFlows.class, BenchCommand.DeletionVectors.class, BenchCommand.Continuous.class})
+        BenchCommand.Kafka.class, BenchCommand.ParallelFlows.class, BenchCommand.DeletionVectors.class, BenchCommand.Continuous.class,
+        BenchCommand.PipelineTests.class})
 public final class BenchCommand implements Callable<Integer>, ToolCommand {
   @Spec CommandSpec spec;
 
   @Override
   public Integer call() {
-    throw new ParameterException(spec.commandLine(), "name a benchmark: replace-using, auto-cdc, snapshot, kafka, parallel-flows, deletion-vectors or continuous");
+    throw new ParameterException(spec.commandLine(), "name a benchmark: replace-using, auto-cdc, snapshot, kafka, parallel-flows, deletion-vectors, continuous or pipeline-test");
   }
 
   /**
@@ -158,6 +160,28 @@ public final class BenchCommand implements Callable<Integer>, ToolCommand {
     @Override
     void run(SparkSession spark, Path root) {
       new ContinuousBenchmark(spark, root, System.out).run(rows);
+    }
+  }
+
+  @Command(name = "pipeline-test",
+      description = "A pipeline test's updates through the test kit against the same updates through a plain update.")
+  static final class PipelineTests extends Benchmark {
+    @Spec CommandSpec spec;
+
+    @Option(names = "--rounds", defaultValue = "4", description = "Rounds after the warm-up (default ${DEFAULT-VALUE}).")
+    int rounds;
+
+    @Override
+    public Integer call() throws Exception {
+      if (!spec.commandLine().getParseResult().hasMatchedOption("--rows")) {
+        rows = 100; // rows per update: a test gives a few rows, not the other benchmarks' millions
+      }
+      return super.call();
+    }
+
+    @Override
+    void run(SparkSession spark, Path root) {
+      new PipelineTestBenchmark(spark, root, System.out).run(rows, rounds);
     }
   }
 }
