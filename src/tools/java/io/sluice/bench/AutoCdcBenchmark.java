@@ -6,6 +6,7 @@ import static io.sluice.bench.BenchSupport.count;
 import static io.sluice.bench.BenchSupport.expect;
 import static io.sluice.bench.BenchSupport.flow;
 import static io.sluice.bench.BenchSupport.initialLoad;
+import static io.sluice.bench.BenchSupport.median;
 import static io.sluice.bench.BenchSupport.rate;
 import static io.sluice.bench.BenchSupport.seconds;
 import static io.sluice.bench.BenchSupport.time;
@@ -47,6 +48,8 @@ public final class AutoCdcBenchmark {
   static final long AFTER_LOAD_SEQ = LOADED_SEQ + 1;
   /** The events of a small batch, to keys 0 to 9. */
   private static final long SMALL_BATCH = 10;
+  /** Rounds of a small batch timed against the hand MERGEs. */
+  private static final int SMALL_ROUNDS = 5;
   private static final String DATABASE = "bench_cdc";
   private static final String SOURCE = DATABASE + ".changes";
   private static final String BATCH = DATABASE + ".batch";
@@ -130,26 +133,49 @@ public final class AutoCdcBenchmark {
 
   /**
    * What an update costs beyond its rows, once its flows run past the source's initial
-   * snapshot: one with nothing new, then one whose flows get 10 events each, with their
-   * Spark jobs, against the hand-written MERGEs of the same 10 events.
+   * snapshot: one with nothing new, then {@value #SMALL_ROUNDS} rounds of 10 events to each flow
+   * (keys 0-9, a newer sequence each round) against the hand-written MERGEs of the same 10
+   * events, with their Spark jobs. The update and the MERGEs take turns going first, so that
+   * neither always meets a warmer JVM; the figures are the rounds' medians.
    */
   private void fixedCost(PipelineSpec spec) {
     UpdateResult[] update = new UpdateResult[1];
     double[] idle = new double[1];
     long idleJobs = jobs.count(() -> idle[0] = time(() -> update[0] = update(spark, spec)));
-    events(spark.range(SMALL_BATCH).selectExpr("id", "'UPDATE' AS op", (NEW_SEQ + 1) + "L AS seq"))
-        .writeTo(BATCH).using("delta").createOrReplace();
-    double[] merge = new double[2];
-    long mergeJobs = jobs.count(() -> merge[0] = time(this::handMerge));
-    long scd2MergeJobs = jobs.count(() -> merge[1] = time(this::handScd2Merge));
-    append(spark.table(BATCH), SOURCE);
-    double[] small = new double[1];
-    List<String> smallJobs = jobs.describe(() -> small[0] = time(() -> update[0] = update(spark, spec)));
-    out.printf(Locale.ROOT, "fixed cost: an update with nothing new %.1f s (%d Spark jobs); with 10 new events %.1f s"
-        + " (%d jobs): SCD 1 flow %.1f s, SCD 2 flow %.1f s; the same 10 events by the hand MERGE %.1f s (%d jobs),"
-        + " by the hand SCD 2 MERGE %.1f s (%d jobs)%n", idle[0], idleJobs, small[0], smallJobs.size(),
-        seconds(flow(update[0], "scd1")), seconds(flow(update[0], "scd2")), merge[0], mergeJobs, merge[1], scd2MergeJobs);
-    out.println("the Spark jobs of the update with 10 new events, in order:");
+    out.printf(Locale.ROOT, "fixed cost: an update with nothing new %.1f s (%d Spark jobs)%n", idle[0], idleJobs);
+    double[][] times = new double[4][SMALL_ROUNDS];
+    long[] jobCounts = new long[3];
+    List<String> smallJobs = List.of();
+    for (int round = 0; round < SMALL_ROUNDS; round++) {
+      events(spark.range(SMALL_BATCH).selectExpr("id", "'UPDATE' AS op", (NEW_SEQ + 1 + round) + "L AS seq"))
+          .writeTo(BATCH).using("delta").createOrReplace();
+      int r = round;
+      Runnable merges = () -> {
+        jobCounts[0] = jobs.count(() -> times[0][r] = time(this::handMerge));
+        jobCounts[1] = jobs.count(() -> times[1][r] = time(this::handScd2Merge));
+      };
+      if (round % 2 == 0) {
+        merges.run();
+      }
+      append(spark.table(BATCH), SOURCE);
+      smallJobs = jobs.describe(() -> update[0] = update(spark, spec));
+      jobCounts[2] = smallJobs.size();
+      times[2][r] = seconds(flow(update[0], "scd1"));
+      times[3][r] = seconds(flow(update[0], "scd2"));
+      if (round % 2 == 1) {
+        merges.run();
+      }
+      out.printf(Locale.ROOT, "10 events, round %d (%s first): SCD 1 flow %.2f s, hand MERGE %.2f s; SCD 2 flow %.2f s,"
+          + " hand SCD 2 MERGE %.2f s%n", round + 1, round % 2 == 0 ? "MERGEs" : "update", times[2][r], times[0][r],
+          times[3][r], times[1][r]);
+    }
+    double scd1 = median(times[2]);
+    double scd2 = median(times[3]);
+    out.printf(Locale.ROOT, "10 events, median of %d rounds: SCD 1 flow %.2f s = %.2fx the hand MERGE (%.2f s, %d jobs);"
+        + " SCD 2 flow %.2f s = %.2fx the hand SCD 2 MERGE (%.2f s, %d jobs); the update %d jobs for both flows%n",
+        SMALL_ROUNDS, scd1, scd1 / median(times[0]), median(times[0]), jobCounts[0], scd2, scd2 / median(times[1]),
+        median(times[1]), jobCounts[1], jobCounts[2]);
+    out.println("the Spark jobs of the last update with 10 new events, in order:");
     smallJobs.forEach(job -> out.println("  " + job));
   }
 

@@ -98,6 +98,14 @@ public final class BenchSupport {
     return (System.nanoTime() - start) / 1e9;
   }
 
+  /** The median of {@code values}: the mean of the middle two when their number is even. */
+  static double median(double... values) {
+    double[] sorted = values.clone();
+    java.util.Arrays.sort(sorted);
+    int mid = sorted.length / 2;
+    return sorted.length % 2 == 1 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
+  }
+
   /** Seconds and rows per second, e.g. {@code 1.2 (83k/s)} or {@code 9.2 (217/s)}: small batches make small rates. */
   static String rate(double seconds, long rows) {
     double perSecond = rows / seconds;

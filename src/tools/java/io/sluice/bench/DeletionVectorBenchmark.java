@@ -1,5 +1,6 @@
 package io.sluice.bench;
 
+import static io.sluice.bench.BenchSupport.median;
 import static io.sluice.bench.BenchSupport.time;
 import static org.apache.spark.sql.functions.col;
 
@@ -132,11 +133,5 @@ public final class DeletionVectorBenchmark {
   /** Seconds of a scan reading every column of every row. */
   private double scan(String table) {
     return time(() -> spark.sql("SELECT count(*), sum(hash(*)) FROM " + table).collectAsList());
-  }
-
-  private static double median(double[] values) {
-    double[] sorted = values.clone();
-    Arrays.sort(sorted);
-    return sorted[sorted.length / 2];
   }
 }

@@ -142,8 +142,6 @@ public final class PipelineTestBenchmark {
   }
 
   private static double median(List<Double> values) {
-    List<Double> sorted = values.stream().sorted().toList();
-    int mid = sorted.size() / 2;
-    return sorted.size() % 2 == 1 ? sorted.get(mid) : (sorted.get(mid - 1) + sorted.get(mid)) / 2;
+    return BenchSupport.median(values.stream().mapToDouble(Double::doubleValue).toArray());
   }
 }
