@@ -76,15 +76,14 @@ public final class PipelineUpdate {
    * they were.
    */
   public static ResolvedGraph validate(SparkSession spark, PipelineSpec spec) {
-    return resolve(isolated(spark), spec);
+    return resolve(isolated(spark), LibraryLoader.load(spec));
   }
 
   private static SparkSession isolated(SparkSession spark) {
     return ((org.apache.spark.sql.classic.SparkSession) spark).cloneSession();
   }
 
-  private static ResolvedGraph resolve(SparkSession spark, PipelineSpec spec) {
-    DataflowGraph graph = LibraryLoader.load(spec);
+  private static ResolvedGraph resolve(SparkSession spark, DataflowGraph graph) {
     useDefaultNamespace(spark, graph, false);
     ResolvedGraph resolved = GraphResolver.resolve(spark, graph, FlowKindChecks.ALL);
     SinkWrites.checkReachable(spark, resolved);
@@ -104,7 +103,9 @@ public final class PipelineUpdate {
     spark.conf().set(CommitTag.UPDATE_CONF, events.updateId());
     try {
       updateProgress("INITIALIZING");
-      ResolvedGraph graph = resolve(spark, spec);
+      DataflowGraph definitions = LibraryLoader.load(spec);
+      CaseMappings.buildAheadIfCalled(definitions);
+      ResolvedGraph graph = resolve(spark, definitions);
       recordDefinitions(graph);
       RefreshSelection selection = RefreshSelection.of(spark, graph, options,
           LostState.droppedTables(spark, graph, checkpoints));

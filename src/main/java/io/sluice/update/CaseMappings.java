@@ -1,0 +1,33 @@
+package io.sluice.update;
+
+import io.sluice.common.Ahead;
+import io.sluice.graph.DataflowGraph;
+import io.sluice.graph.FlowDefinition;
+import io.sluice.sql.SqlFlowQuery;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.regex.Pattern;
+import org.apache.spark.sql.catalyst.util.CollationSupport;
+import org.apache.spark.unsafe.types.UTF8String;
+
+/**
+ * Spark's ICU case mappings (what {@code lower}, {@code upper} and {@code initcap} use under the
+ * default collation) build a table of every Unicode code point the first time a JVM calls one:
+ * about 1.4 s of one core, inside the first task that does, and the longest step of the
+ * quickstart's first run. When a pipeline's SQL calls one, the table is built on a thread of its
+ * own while the update analyses its definitions and sets up its tables. Embedded Spark only
+ * gains: on a cluster the tasks run in the executors' JVMs.
+ */
+final class CaseMappings {
+  private static final Pattern CALL = Pattern.compile("(?i)\\b(lower|upper|lcase|ucase|initcap)\\s*\\(");
+  private static final AtomicBoolean STARTED = new AtomicBoolean();
+
+  private CaseMappings() {}
+
+  static void buildAheadIfCalled(DataflowGraph graph) {
+    boolean called = graph.flows().stream().map(FlowDefinition::query)
+        .anyMatch(query -> query instanceof SqlFlowQuery sql && CALL.matcher(sql.text()).find());
+    if (called && STARTED.compareAndSet(false, true)) {
+      Ahead.start("case-mappings", () -> CollationSupport.Lower.execBinaryICU(UTF8String.fromString("Sluice")));
+    }
+  }
+}
