@@ -57,7 +57,7 @@ public record KeyBounds(Object[] values, Object low, Object high, boolean hasNul
    */
   public Dataset<Row> within(Dataset<Row> rows, List<String> keyColumns, Dataset<Row> keys) {
     Dataset<Row> bounded = rows.where(on(ColumnNames.col(keyColumns.get(0))));
-    if (keyColumns.size() == 1 && values != null && !hasNull) {
+    if (exactlyTheKeys(keyColumns)) {
       return bounded;
     }
     Column match = lit(true);
@@ -65,6 +65,15 @@ public record KeyBounds(Object[] values, Object low, Object high, boolean hasNul
       match = match.and(ColumnNames.col("r", key).eqNullSafe(ColumnNames.col("k", key)));
     }
     return bounded.as("r").join(keys.as("k"), match, "left_semi");
+  }
+
+  /**
+   * Whether these bounds are exactly the batch's keys (one key column, an IN list without NULL):
+   * {@link #within} then keeps only rows of the batch's keys, by a filter, so what it returns is
+   * of the batch's size whatever the table's.
+   */
+  public boolean exactlyTheKeys(List<String> keyColumns) {
+    return keyColumns.size() == 1 && values != null && !hasNull;
   }
 
   /** The predicate on {@code key} (a column reference, possibly qualified by an alias). */

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.delta.tables.DeltaTable;
+import io.sluice.testsupport.SparkJobs;
 import io.sluice.testsupport.TestPipeline;
 import io.sluice.update.UpdateResult;
 import java.nio.file.Files;
@@ -60,6 +61,28 @@ class ReplaceUsingTest {
             .where("version > 0").selectExpr("version", "operation").orderBy("version").collectAsList().stream()
             .map(Row::toString).toList(),
         "the first batch only inserts keys: appended; the second replaces key 1: one commit of its own");
+  }
+
+  /**
+   * A small batch that replaces a key and adds one runs at most 6 Spark jobs: the expectations'
+   * count (which samples the keys), one for its decisions and their counts (its joins are of the
+   * batch's size, so nothing is broadcast in a job of its own), and the keyed commit's.
+   */
+  @Test
+  void aSmallBatchRunsFewSparkJobs() {
+    TestPipeline p = pipeline("""
+        CREATE STREAMING TABLE regions
+        FLOW REPLACE USING (region_id) SEQUENCE BY seq BY NAME
+        SELECT * FROM STREAM(events);
+        """);
+    insert(p, "(1, 'iOS', 'click', 1), (2, 'iOS', 'click', 1), (2, 'desktop', 'click', 1)");
+    assertTrue(p.run().succeeded());
+    insert(p, "(2, 'Android', 'view', 2), (3, 'iOS', 'click', 1)");
+    List<String> jobs = SparkJobs.descriptions(p.spark(), () -> assertTrue(p.run().succeeded())).stream()
+        .filter(d -> d.contains("batch = 1")).toList();
+    assertEquals(List.of("[1,iOS,click,1]", "[2,Android,view,2]", "[3,iOS,click,1]"), p.rows("SELECT * FROM regions"));
+    assertEquals(1, jobs.stream().filter(d -> d.endsWith("sluice: changes > counts")).count(), () -> String.join("\n", jobs));
+    assertTrue(jobs.size() <= 6, () -> jobs.size() + " jobs for the batch:\n" + String.join("\n", jobs));
   }
 
   @Test

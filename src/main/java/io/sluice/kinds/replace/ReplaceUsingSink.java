@@ -31,6 +31,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.function.Supplier;
 import org.apache.spark.sql.Column;
 import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
@@ -129,6 +130,15 @@ public final class ReplaceUsingSink implements KeyedBatchSink {
         .drop("__sluice_batch_max"));
     Dataset<Row> batchKeys = kept.groupBy(array(keyColumns(""))).agg(max(col(SEQ)).as(SEQ));
     KeyBounds bounds = KeyBounds.of(keys, batchKeys, firstKey());
+    // With the target read by the batch's keys alone, every join that follows is of the batch's
+    // size. Planned as they are kept: a persisted dataset's plan is made when it is persisted.
+    Supplier<Decisions> decide = () -> decide(kept, batchKeys, bounds, persisted);
+    return bounds.exactlyTheKeys(mode.keys()) ? BatchSettings.withoutBroadcasts(session, decide) : decide.get();
+  }
+
+  /** The decisions for the batch's latest rows per key ({@code kept}) against the target's rows of their keys. */
+  private Decisions decide(Dataset<Row> kept, Dataset<Row> batchKeys, KeyBounds bounds, Persisted persisted) {
+    SparkSession session = kept.sparkSession();
     // The batch's keys narrow the read first (KeyBounds.within), so only their rows are
     // aggregated: with keys spread over the whole table the bounds skip nothing.
     Dataset<Row> target = DeltaTarget.table(run.target().name())
