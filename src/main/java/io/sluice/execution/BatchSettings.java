@@ -53,7 +53,8 @@ public final class BatchSettings {
    * joins: a broadcast is a Spark job of its own (its side collected, then sent), where a shuffle
    * of a few rows is one more stage of the job that needs it. A REPLACE USING batch of 10 keys:
    * 3 jobs for its decisions' counts, 1 without. Not for a join with a table's side, which a
-   * broadcast of the batch's side keeps from being shuffled.
+   * broadcast of the batch's side keeps from being shuffled. Measured embedded; on a cluster each
+   * shuffle stage has {@code spark.sql.shuffle.partitions} tasks (adaptive execution is off here).
    */
   public static <T> T withoutBroadcasts(SparkSession session, Supplier<T> body) {
     return FlowConf.withSqlConf(session, Map.of(BROADCAST_THRESHOLD, "-1"), body);

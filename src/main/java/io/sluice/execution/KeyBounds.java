@@ -69,8 +69,8 @@ public record KeyBounds(Object[] values, Object low, Object high, boolean hasNul
 
   /**
    * Whether these bounds are exactly the batch's keys (one key column, an IN list without NULL):
-   * {@link #within} then keeps only rows of the batch's keys, by a filter, so what it returns is
-   * of the batch's size whatever the table's.
+   * {@link #within} then keeps the rows of the batch's keys by a filter alone, with no join, and
+   * anything aggregated per key from them has at most one row per key of the batch.
    */
   public boolean exactlyTheKeys(List<String> keyColumns) {
     return keyColumns.size() == 1 && values != null && !hasNull;

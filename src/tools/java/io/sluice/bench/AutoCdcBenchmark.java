@@ -171,8 +171,9 @@ public final class AutoCdcBenchmark {
     }
     double scd1 = median(times[2]);
     double scd2 = median(times[3]);
-    out.printf(Locale.ROOT, "10 events, median of %d rounds: SCD 1 flow %.2f s = %.2fx the hand MERGE (%.2f s, %d jobs);"
-        + " SCD 2 flow %.2f s = %.2fx the hand SCD 2 MERGE (%.2f s, %d jobs); the update %d jobs for both flows%n",
+    out.printf(Locale.ROOT, "10 events, median of %d rounds: SCD 1 flow %.2f s = %.2fx the hand MERGE (%.2f s, %d jobs"
+        + " in the last round); SCD 2 flow %.2f s = %.2fx the hand SCD 2 MERGE (%.2f s, %d jobs); the last round's update"
+        + " %d jobs for both flows%n",
         SMALL_ROUNDS, scd1, scd1 / median(times[0]), median(times[0]), jobCounts[0], scd2, scd2 / median(times[1]),
         median(times[1]), jobCounts[1], jobCounts[2]);
     out.println("the Spark jobs of the last update with 10 new events, in order:");

@@ -97,7 +97,7 @@ public final class PipelineTestBenchmark {
 
   /** The same updates through a plain pipeline update in a fresh pipeline, its rows appended and counted by hand. */
   private double[] plainRun(int round, long n) {
-    double[] times = new double[UPDATES + 2];
+    double[] times = new double[UPDATES + 1];
     String source = "bench_plain_src_" + round + ".events";
     PipelineSpec[] spec = new PipelineSpec[1];
     times[0] = time(() -> {

@@ -37,7 +37,6 @@ public final class ReplaceUsingBenchmark {
   /** The rows of the batch that shows what a batch costs beyond its rows. */
   private static final long SMALL_BATCH = 10;
   private final JobCounter jobs;
-  private List<String> smallBatchJobs = List.of();
 
   public ReplaceUsingBenchmark(SparkSession spark, Path root, PrintStream out) {
     this.spark = spark;
@@ -59,12 +58,12 @@ public final class ReplaceUsingBenchmark {
     measure(big, Math.max(1, (long) (targetRows * middle)), sequence++, String.format(Locale.ROOT, "%.1f%% rand", middle * 100),
         true);
     // What a batch costs beyond its rows: ten keys.
-    measure(big, SMALL_BATCH, sequence, "10 rows", false);
+    List<String> smallBatchJobs = measure(big, SMALL_BATCH, sequence, SMALL_BATCH + " rows", false);
     Target small = load("small", targetRows / 10);
     long sameBatch = Math.max(1, (long) (targetRows * fractions[0]));
     measure(small, sameBatch, 2, "same rows", false);
     report.forEach(out::println);
-    out.println("the Spark jobs of the update with 10 rows, in order:");
+    out.println("the Spark jobs of the update with " + SMALL_BATCH + " rows, in order:");
     smallBatchJobs.forEach(job -> out.println("  " + job));
   }
 
@@ -95,7 +94,8 @@ public final class ReplaceUsingBenchmark {
    * existing bookings and half new ones (the newest bookings are the ones that change); with
    * random keys, existing keys spread over the whole key space, where no file can be skipped.
    */
-  private void measure(Target target, long batchRows, long sequence, String label, boolean randomKeys) {
+  /** @return the descriptions of the Spark jobs of Sluice's update */
+  private List<String> measure(Target target, long batchRows, long sequence, String label, boolean randomKeys) {
     long slice = Math.max(1, target.rows() / batchRows);
     Dataset<Row> batch = randomKeys
         ? rows(spark.range(batchRows).selectExpr("id * " + slice + " + pmod(hash(id, " + sequence + "), " + slice
@@ -124,14 +124,12 @@ public final class ReplaceUsingBenchmark {
     append(spark.table(staged), target.database() + ".updates");
     UpdateResult[] result = new UpdateResult[1];
     List<String> sluiceJobs = jobs.describe(() -> result[0] = PipelineUpdate.run(spark, target.spec(), UpdateOptions.DEFAULT, List.of()));
-    if (batchRows == SMALL_BATCH) {
-      smallBatchJobs = sluiceJobs;
-    }
     FlowOutcome flow = result[0].flows().get(0);
     double sluice = flow.duration().toMillis() / 1000.0;
     report.add(String.format(Locale.ROOT, "%-10s %-9s %10d %12s %12s %12s %9.1fx %9.2fx %11d %11d",
         target.name() + " " + target.rows(), label, count, rate(append, count), rate(merge[0], count),
         rate(sluice, count), sluice / append, sluice / merge[0], mergeJobs, sluiceJobs.size()));
+    return sluiceJobs;
   }
 
   /** A metadata-only copy, so the baselines write into the same files as Sluice, not into its table. */

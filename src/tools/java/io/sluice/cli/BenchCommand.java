@@ -25,7 +25,7 @@ import picocli.CommandLine.Spec;
 @Command(name = "bench", description = "Benchmark a flow kind against what a user would write without it.",
     subcommands = {BenchCommand.ReplaceUsing.class, BenchCommand.AutoCdc.class, BenchCommand.Snapshot.class,
         BenchCommand.Kafka.class, BenchCommand.ParallelFlows.class, BenchCommand.DeletionVectors.class, BenchCommand.Continuous.class,
-        BenchCommand.PipelineTests.class})
+        BenchCommand.PipelineTest.class})
 public final class BenchCommand implements Callable<Integer>, ToolCommand {
   @Spec CommandSpec spec;
 
@@ -164,8 +164,9 @@ public final class BenchCommand implements Callable<Integer>, ToolCommand {
   }
 
   @Command(name = "pipeline-test",
-      description = "A pipeline test's updates through the test kit against the same updates through a plain update.")
-  static final class PipelineTests extends Benchmark {
+      description = "A pipeline test's updates through the test kit against the same updates through a plain update;"
+          + " --rows is the rows of each update (default 100).")
+  static final class PipelineTest extends Benchmark {
     @Spec CommandSpec spec;
 
     @Option(names = "--rounds", defaultValue = "4", description = "Rounds after the warm-up (default ${DEFAULT-VALUE}).")

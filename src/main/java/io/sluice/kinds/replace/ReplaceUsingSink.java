@@ -130,8 +130,9 @@ public final class ReplaceUsingSink implements KeyedBatchSink {
         .drop("__sluice_batch_max"));
     Dataset<Row> batchKeys = kept.groupBy(array(keyColumns(""))).agg(max(col(SEQ)).as(SEQ));
     KeyBounds bounds = KeyBounds.of(keys, batchKeys, firstKey());
-    // With the target read by the batch's keys alone, every join that follows is of the batch's
-    // size. Planned as they are kept: a persisted dataset's plan is made when it is persisted.
+    // With the target read by the batch's keys alone, every join that follows is between datasets
+    // of at most one row per key of the batch. Planned as they are kept: a persisted dataset's
+    // plan is made when it is persisted.
     Supplier<Decisions> decide = () -> decide(kept, batchKeys, bounds, persisted);
     return bounds.exactlyTheKeys(mode.keys()) ? BatchSettings.withoutBroadcasts(session, decide) : decide.get();
   }
