@@ -15,15 +15,18 @@ import java.net.MalformedURLException;
 import java.net.URL;
 import java.net.URLClassLoader;
 import java.nio.file.FileSystems;
+import java.nio.file.FileVisitResult;
 import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.PathMatcher;
+import java.nio.file.SimpleFileVisitor;
+import java.nio.file.attribute.BasicFileAttributes;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
 import java.util.function.Predicate;
-import java.util.stream.Stream;
 
 /**
  * Registers everything a spec's libraries define: SQL files matched by the globs, and the
@@ -80,17 +83,12 @@ public final class LibraryLoader {
     Path root = spec.root();
     Predicate<Path> included = matcher(glob.include());
     Predicate<Path> excluded = matcher(glob.exclude());
-    List<Path> matches;
-    try (Stream<Path> files = Files.walk(root)) {
-      matches = files.filter(Files::isRegularFile)
-          .map(root::relativize)
-          .filter(f -> included.test(f) && !excluded.test(f))
-          .map(root::resolve)
-          .sorted()
-          .toList();
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
-    }
+    List<Path> matches = filesUnder(root, spec.storage().localFolder()).stream()
+        .map(root::relativize)
+        .filter(f -> included.test(f) && !excluded.test(f))
+        .map(root::resolve)
+        .sorted()
+        .toList();
     if (matches.isEmpty()) {
       throw new SpecException(ErrorClass.GLOB_MATCHES_NOTHING, Origin.of(spec.specFile().getFileName().toString(), 0),
           "library glob '" + String.join(", ", glob.include()) + "'"
@@ -98,6 +96,43 @@ public final class LibraryLoader {
               + " matches no file under " + root);
     }
     return matches;
+  }
+
+  /**
+   * The files under {@code root}, but for those of the pipeline's storage when it is inside: its
+   * tables, checkpoints and metastore hold many files, and change while they are walked (Derby
+   * replaces its lock file as the metastore boots, on a thread of its own). A file that goes
+   * while the walk passes is left out.
+   */
+  private static List<Path> filesUnder(Path root, Path storage) {
+    List<Path> files = new ArrayList<>();
+    try {
+      Files.walkFileTree(root, new SimpleFileVisitor<>() {
+        @Override
+        public FileVisitResult preVisitDirectory(Path dir, BasicFileAttributes attributes) {
+          return dir.toAbsolutePath().normalize().equals(storage) ? FileVisitResult.SKIP_SUBTREE : FileVisitResult.CONTINUE;
+        }
+
+        @Override
+        public FileVisitResult visitFile(Path file, BasicFileAttributes attributes) {
+          if (Files.isRegularFile(file)) {
+            files.add(file);
+          }
+          return FileVisitResult.CONTINUE;
+        }
+
+        @Override
+        public FileVisitResult visitFileFailed(Path file, IOException e) throws IOException {
+          if (e instanceof NoSuchFileException) {
+            return FileVisitResult.CONTINUE;
+          }
+          throw e;
+        }
+      });
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+    return files;
   }
 
   /** Whether a path relative to the pipeline folder matches any of the patterns. */

@@ -57,6 +57,15 @@ class LibraryLoaderTest {
     return new DatasetName("spark_catalog", "default", table);
   }
 
+  /** A glob does not reach into the pipeline's storage, whose files change while an update starts. */
+  @Test
+  void globsLeaveThePipelinesStorageOut() throws IOException {
+    file("transformations/a.sql", "CREATE MATERIALIZED VIEW a AS SELECT 1 AS x;");
+    file("storage/checkpoints/b.sql", "CREATE MATERIALIZED VIEW b AS SELECT 1 AS x;");
+    PipelineSpec spec = spec("libraries:\n  - glob: {include: '**/*.sql'}\n");
+    assertEquals(List.of(dir.resolve("transformations/a.sql")), LibraryLoader.expand(spec, (PipelineSpec.Glob) spec.libraries().get(0)));
+  }
+
   @Test
   void doubleStarGlobMatchesFilesDirectlyInTheFolderAndInSubfoldersInSortedOrder() throws IOException {
     file("transformations/b.sql", "CREATE MATERIALIZED VIEW b AS SELECT 1 AS x;");
