@@ -1,5 +1,6 @@
 package io.sluice.execution;
 
+import io.sluice.expectations.BatchQuality;
 import io.sluice.expectations.BatchRequirement;
 import io.sluice.expectations.ValueSample;
 import java.util.List;
@@ -40,8 +41,19 @@ public interface BatchSink {
     return List.of();
   }
 
+  /**
+   * Checks one batch and writes it. By default the batch is checked in a pass of its own, then
+   * {@link #write} takes what passed; a sink that can check the batch as it reads it overrides this.
+   */
+  default Taken take(IncomingBatch batch) {
+    return batch.checkThenWrite(this);
+  }
+
   /** Runs once the flow has processed all its batches of the update, so no batch sees its effect half-way. */
   default void finish() {}
+
+  /** A batch's data-quality figures and what its sink wrote. */
+  record Taken(BatchQuality quality, Written written) {}
 
   /** What a sink did with one batch. */
   record Written(long rows, Map<String, Object> metrics) {

@@ -140,37 +140,28 @@ public final class FlowRun {
     if (context.stopping().getAsBoolean()) {
       throw new FlowStoppedException();
     }
-    Dataset<Row> cached = batch.persist();
-    SparkSession session = batch.sparkSession();
-    try {
-      // AUTO CDC sinks take change events, in the source's shape; the others take table rows.
-      boolean changeEvents = flow.output().changeEvents();
-      ExpectationChecker checker = new ExpectationChecker(target.name().name(), flow.name().name(),
-          target.expectations(), sink.requirements(), schema -> changeEvents ? List.of(ColumnNames.cols(List.of(schema.fieldNames())))
-              : TableWriter.columns(schema, targetSchema), sink.sampledKey());
-      ExpectationChecker.Checked checked = BatchSettings.forCounts(session, () -> checker.check(cached));
-      BatchQuality quality = checked.quality();
-      Dataset<Row> rows = changeEvents ? checked.rows() : TableWriter.align(checked.rows(), targetSchema);
-      long outputRows = quality.outputRows();
-      BatchSink.Written written =
-          BatchSettings.forWrite(session, () -> sink.write(rows, batchId, outputRows, checked.sample()));
-      metrics.addBatch(written.rows(), quality, written.metrics());
-      Map<String, Object> details = new LinkedHashMap<>();
-      details.put("batch_id", batchId);
-      details.put("num_input_rows", quality.inputRows());
-      details.put("num_output_rows", written.rows());
-      details.put("data_quality", quality.toDetails());
-      details.putAll(written.metrics());
-      events.event(EventLevel.METRICS, EventType.FLOW_PROGRESS,
-              "batch " + batchId + ": " + written.rows() + " rows written"
-                  + (quality.droppedRows() > 0 ? ", " + quality.droppedRows() + " dropped" : ""))
-          .flow(flow.name().name())
-          .dataset(target.name().name())
-          .batch(batchId)
-          .details(details)
-          .record();
-    } finally {
-      cached.unpersist();
-    }
+    // AUTO CDC sinks take change events, in the source's shape; the others take table rows.
+    boolean changeEvents = flow.output().changeEvents();
+    ExpectationChecker checker = new ExpectationChecker(target.name().name(), flow.name().name(),
+        target.expectations(), sink.requirements(), schema -> changeEvents ? List.of(ColumnNames.cols(List.of(schema.fieldNames())))
+            : TableWriter.columns(schema, targetSchema), sink.sampledKey());
+    BatchSink.Taken taken = sink.take(new IncomingBatch(batch, batchId, checker, changeEvents, targetSchema));
+    BatchQuality quality = taken.quality();
+    BatchSink.Written written = taken.written();
+    metrics.addBatch(written.rows(), quality, written.metrics());
+    Map<String, Object> details = new LinkedHashMap<>();
+    details.put("batch_id", batchId);
+    details.put("num_input_rows", quality.inputRows());
+    details.put("num_output_rows", written.rows());
+    details.put("data_quality", quality.toDetails());
+    details.putAll(written.metrics());
+    events.event(EventLevel.METRICS, EventType.FLOW_PROGRESS,
+            "batch " + batchId + ": " + written.rows() + " rows written"
+                + (quality.droppedRows() > 0 ? ", " + quality.droppedRows() + " dropped" : ""))
+        .flow(flow.name().name())
+        .dataset(target.name().name())
+        .batch(batchId)
+        .details(details)
+        .record();
   }
 }

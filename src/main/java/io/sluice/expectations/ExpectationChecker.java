@@ -9,16 +9,23 @@ import static org.apache.spark.sql.functions.not;
 import static org.apache.spark.sql.functions.sum;
 import static org.apache.spark.sql.functions.when;
 
+import io.sluice.common.Identifiers;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.UUID;
+import java.util.concurrent.TimeUnit;
 import java.util.function.Function;
+import java.util.function.Supplier;
 import org.apache.spark.sql.Column;
 import org.apache.spark.sql.Dataset;
+import org.apache.spark.sql.Observation;
 import org.apache.spark.sql.Row;
 import org.apache.spark.sql.types.AtomicType;
 import org.apache.spark.sql.types.DataType;
 import org.apache.spark.sql.types.StructType;
+import scala.concurrent.Await;
+import scala.concurrent.duration.FiniteDuration;
 
 /**
  * Applies a dataset's expectations to one batch. One aggregation over the batch counts
@@ -34,6 +41,8 @@ public final class ExpectationChecker {
   private static final String KEEP = "__sluice_kept";
   private static final String PASSES = "__sluice_passes_";
   private static final String RESCUED = "__sluice_rescued";
+  /** Spark reports observed figures from its listener bus, after the job: a bound against a hang. */
+  private static final long REPORT_TIMEOUT_SECONDS = 120;
   private final String dataset;
   private final String flow;
   private final List<Expectation> expectations;
@@ -55,9 +64,49 @@ public final class ExpectationChecker {
     this.sampled = sampled;
   }
 
-  /** The rows to write and the figures for the batch. The caller should cache {@code batch}. */
+  /** The rows to write and the figures for the batch, in a pass of their own. The caller should cache {@code batch}. */
   public Checked check(Dataset<Row> batch) {
-    // Each row's outcomes beside the row as the sink will take it, where the requirements hold or not.
+    Outcomes outcomes = outcomes(batch);
+    Row counts = outcomes.rows.agg(outcomes.aggregates.get(0),
+        outcomes.aggregates.subList(1, outcomes.aggregates.size()).toArray(Column[]::new)).first();
+    Dataset<Row> rows = dropped(counts) == 0 ? batch : batch.where(keep());
+    return checked(batch, outcomes, counts, rows);
+  }
+
+  /**
+   * The batch's rows as the sink takes them (its columns, DROP expectations applied), counted
+   * by the first Spark job that reads them rather than in a pass of their own (Spark's observed
+   * metrics): {@link Observed#checked} gives the figures, and fails the batch as {@link #check}
+   * does, once that job has run. For a sink whose first job over the batch writes nothing.
+   */
+  public Observed observe(Dataset<Row> batch) {
+    Outcomes outcomes = outcomes(batch);
+    Observation observation = new Observation("sluice_batch_" + UUID.randomUUID().toString().replace("-", ""));
+    Dataset<Row> observed = outcomes.rows.observe(observation, outcomes.aggregates.get(0),
+        outcomes.aggregates.subList(1, outcomes.aggregates.size()).toArray(Column[]::new));
+    List<String> sinkNames = List.of(outcomes.rows.columns()).subList(outcomes.helpers, outcomes.rows.columns().length);
+    Dataset<Row> rows = observed.where(col(KEEP)).select(sinkNames.stream().map(name -> col(Identifiers.quote(name))).toArray(Column[]::new));
+    return new Observed(rows, () -> {
+      Row counts = reported(observation);
+      return checked(batch, outcomes, counts, rows);
+    });
+  }
+
+  /** The figures of an observation, which Spark reports once the job that read its rows has ended. */
+  private static Row reported(Observation observation) {
+    try {
+      return Await.result(observation.future(), FiniteDuration.apply(REPORT_TIMEOUT_SECONDS, TimeUnit.SECONDS));
+    } catch (java.util.concurrent.TimeoutException e) {
+      throw new IllegalStateException("Spark did not report the batch's figures within " + REPORT_TIMEOUT_SECONDS
+          + " s of the job that read it", e);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException("interrupted while waiting for the batch's figures", e);
+    }
+  }
+
+  /** Each row's outcomes beside the row as the sink will take it, and the aggregates that count them. */
+  private Outcomes outcomes(Dataset<Row> batch) {
     List<Column> projection = new ArrayList<>();
     projection.add(keep().as(KEEP));
     for (int i = 0; i < expectations.size(); i++) {
@@ -67,27 +116,43 @@ public final class ExpectationChecker {
     if (rescues) {
       projection.add(col(BatchQuality.RESCUED_DATA_COLUMN).as(RESCUED));
     }
+    int helpers = projection.size();
     projection.addAll(sinkColumns.apply(batch.schema()));
     Dataset<Row> outcomes = batch.select(projection.toArray(Column[]::new));
     List<Column> aggregates = new ArrayList<>();
-    aggregates.add(count(lit(1)));
-    aggregates.add(sum(when(col(KEEP), 0).otherwise(1)));
+    aggregates.add(count(lit(1)).as("input"));
+    aggregates.add(sum(when(col(KEEP), 0).otherwise(1)).as("dropped"));
     for (int i = 0; i < expectations.size(); i++) {
-      aggregates.add(sum(when(col(PASSES + i), 0).otherwise(1)));
+      aggregates.add(sum(when(col(PASSES + i), 0).otherwise(1)).as("failed_" + i));
     }
     // Required of the rows that are kept: a DROP expectation is how a user lets the others go.
-    for (BatchRequirement requirement : requirements) {
-      aggregates.add(sum(when(col(KEEP).and(not(holds(requirement.holds()))), 1).otherwise(0)));
+    for (int i = 0; i < requirements.size(); i++) {
+      aggregates.add(sum(when(col(KEEP).and(not(holds(requirements.get(i).holds()))), 1).otherwise(0)).as("unmet_" + i));
     }
     if (rescues) {
-      aggregates.add(sum(when(col(RESCUED).isNotNull(), 1).otherwise(0)));
+      aggregates.add(sum(when(col(RESCUED).isNotNull(), 1).otherwise(0)).as("rescued"));
     }
     // A sample of a column that literals cannot bound (a struct, an array) would bound nothing.
     Optional<DataType> sampledType = sampled.map(c -> typeOf(outcomes, c)).filter(AtomicType.class::isInstance);
-    sampledType.ifPresent(type -> aggregates.add(ValueSample.aggregate(sampled.get(), type, col(KEEP))));
-    Row counts = outcomes.agg(aggregates.get(0), aggregates.subList(1, aggregates.size()).toArray(Column[]::new)).first();
+    sampledType.ifPresent(type -> aggregates.add(ValueSample.aggregate(sampled.get(), type, col(KEEP)).as("sample")));
+    return new Outcomes(outcomes, helpers, aggregates, rescues, sampledType);
+  }
+
+  private static long dropped(Row counts) {
+    return figure(counts, 1);
+  }
+
+  /**
+   * A batch's rows beside their outcomes ({@code helpers} columns of them, then the sink's),
+   * and the aggregates over them: the input rows, the dropped rows, each expectation's failures,
+   * each requirement's, the rescued rows, the sample.
+   */
+  private record Outcomes(Dataset<Row> rows, int helpers, List<Column> aggregates, boolean rescues,
+      Optional<DataType> sampledType) {}
+
+  /** The figures of {@code counts}, or the failure of a FAIL expectation or a requirement. */
+  private Checked checked(Dataset<Row> batch, Outcomes outcomes, Row counts, Dataset<Row> rows) {
     long input = counts.getLong(0);
-    long dropped = figure(counts, 1);
     List<ExpectationResult> results = new ArrayList<>();
     for (int i = 0; i < expectations.size(); i++) {
       Expectation expectation = expectations.get(i);
@@ -100,14 +165,13 @@ public final class ExpectationChecker {
     for (int i = 0; i < requirements.size(); i++) {
       BatchRequirement requirement = requirements.get(i);
       if (figure(counts, 2 + expectations.size() + i) > 0) {
-        Dataset<Row> kept = outcomes.where(col(KEEP)).select(sinkColumns.apply(batch.schema()).toArray(Column[]::new));
+        Dataset<Row> kept = outcomes.rows.where(col(KEEP)).select(sinkColumns.apply(batch.schema()).toArray(Column[]::new));
         throw requirement.failure().apply(offendingRow(kept, requirement.holds()));
       }
     }
-    Dataset<Row> rows = dropped == 0 ? batch : batch.where(keep());
-    long rescued = rescues ? figure(counts, 2 + expectations.size() + requirements.size()) : 0;
-    Optional<ValueSample> values = sampledType.map(type -> ValueSample.of((byte[]) counts.get(counts.length() - 1)));
-    return new Checked(rows, new BatchQuality(input, dropped, rescued, results), values);
+    long rescued = outcomes.rescues ? figure(counts, 2 + expectations.size() + requirements.size()) : 0;
+    Optional<ValueSample> values = outcomes.sampledType.map(type -> ValueSample.of((byte[]) counts.get(counts.length() - 1)));
+    return new Checked(rows, new BatchQuality(input, dropped(counts), rescued, results), values);
   }
 
   /** Whether a row passes every DROP expectation. */
@@ -145,4 +209,10 @@ public final class ExpectationChecker {
 
   /** The rows that pass the DROP expectations, with the batch's figures and the sample of the values asked for. */
   public record Checked(Dataset<Row> rows, BatchQuality quality, Optional<ValueSample> sample) {}
+
+  /**
+   * A batch's rows to write, counted as they are read: {@link #checked} is for after the first
+   * Spark job that read {@link #rows}, and before anything is committed.
+   */
+  public record Observed(Dataset<Row> rows, Supplier<Checked> checked) {}
 }

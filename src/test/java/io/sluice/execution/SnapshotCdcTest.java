@@ -10,6 +10,7 @@ import io.sluice.SluiceException;
 import io.sluice.eventlog.FlowState;
 import io.sluice.storage.StoragePath;
 import io.sluice.testsupport.SnapshotExample;
+import io.sluice.testsupport.SparkJobs;
 import io.sluice.testsupport.TestPipeline;
 import io.sluice.update.FlowOutcome;
 import io.sluice.update.UpdateOptions;
@@ -154,6 +155,66 @@ class SnapshotCdcTest {
     assertEquals(List.of("[1,10]"), p.rows("SELECT * FROM accounts WHERE id = 1"), "the next snapshot undid the change");
     assertEquals(List.of("[991]", "[992]"), p.rows("SELECT id FROM accounts_history WHERE __END_AT IS NULL AND id < 993"));
     assertEquals(10L, p.spark().table(p.database() + ".accounts_history").where("__END_AT IS NULL").count());
+  }
+
+  /**
+   * A snapshot compared with its target is read once: its expectations are counted and its keys
+   * checked by the comparison's own Spark job, SCD 1 and 2 alike. A duplicate or NULL key, or a
+   * failed FAIL expectation, still fails the flow with nothing of that snapshot applied.
+   */
+  @Test
+  void aComparedSnapshotIsCheckedInTheComparisonsOwnJob() {
+    TestPipeline p = new TestPipeline(dir).sql("""
+        CREATE STREAMING TABLE latest (
+          CONSTRAINT named EXPECT (name IS NOT NULL) ON VIOLATION DROP ROW,
+          CONSTRAINT short EXPECT (length(name) < 5));
+        CREATE FLOW latest_flow AS AUTO CDC INTO latest FROM SNAPSHOT people KEYS (id);
+        CREATE STREAMING TABLE versions (CONSTRAINT no_boom EXPECT (coalesce(name, '') <> 'boom') ON VIOLATION FAIL UPDATE);
+        CREATE FLOW versions_flow AS AUTO CDC INTO versions FROM SNAPSHOT people KEYS (id) STORED AS SCD TYPE 2;
+        """);
+    p.spark().sql("CREATE DATABASE IF NOT EXISTS " + p.database());
+    people(p, "(1, 'a'), (2, 'b'), (3, 'c')");
+    runOk(p);
+
+    people(p, "(1, 'a'), (2, 'bb'), (4, CAST(NULL AS STRING)), (5, 'longer')");
+    UpdateResult[] changed = new UpdateResult[1];
+    List<String> jobs = SparkJobs.descriptions(p.spark(), () -> changed[0] = p.run());
+    assertTrue(changed[0].succeeded(), () -> changed[0].flows().toString());
+    assertEquals(List.of("[1,a]", "[2,bb]", "[5,longer]"), p.rows("SELECT * FROM latest ORDER BY id"));
+    assertEquals(List.of("[1,a,true]", "[2,b,false]", "[2,bb,true]", "[3,c,false]", "[4,null,true]", "[5,longer,true]"),
+        p.rows("SELECT id, name, __END_AT IS NULL FROM versions ORDER BY id, __START_AT"));
+    FlowOutcome latest = outcome(changed[0], "latest_flow");
+    assertEquals(1, latest.rowsDropped(), latest::toString);
+    assertEquals(Map.of("named (drop)", 1L, "short (warn)", 2L), latest.expectationFailures(), latest::toString);
+    assertEquals(Map.of("snapshot_rows", 3L, "target_rows_inserted", 1L, "target_rows_updated", 1L, "target_rows_deleted", 1L),
+        latest.kindMetrics(), latest::toString);
+    // Each flow's counting jobs are its comparison's (a stage each for its two sides, then the count): it
+    // counts the expectations and checks the keys as it reads the snapshot, where a pass over the cached
+    // snapshot counted the expectations (one more job a flow) and a grouping checked the keys (two more).
+    assertEquals(6, jobs.stream().filter(d -> d.endsWith("sluice: counts")).count(), () -> String.join("\n", jobs));
+    assertTrue(jobs.size() <= 28, () -> jobs.size() + " jobs:\n" + String.join("\n", jobs));
+
+    long[] commits = {commits(p, "latest"), commits(p, "versions")};
+    people(p, "(1, 'a'), (2, 'x'), (2, 'y')");
+    UpdateResult duplicate = p.run();
+    people(p, "(1, 'a'), (CAST(NULL AS INT), 'n')");
+    UpdateResult nullKey = p.run();
+    people(p, "(1, 'a'), (2, 'boom')");
+    UpdateResult boom = p.run();
+    for (String flow : List.of("latest_flow", "versions_flow")) {
+      assertEquals("SNAPSHOT_DUPLICATE_KEY", errorClass(duplicate, flow));
+      assertTrue(message(duplicate, flow).contains("2 rows with key {\"id\":2}"), message(duplicate, flow));
+      assertEquals("SNAPSHOT_NULL_KEY", errorClass(nullKey, flow));
+    }
+    assertEquals("EXPECTATION_VIOLATION", errorClass(boom, "versions_flow"));
+    assertTrue(message(boom, "versions_flow").contains("no_boom"), message(boom, "versions_flow"));
+    assertEquals(commits[1], commits(p, "versions"), "nothing of a refused snapshot was applied");
+    assertEquals(commits[0] + 1, commits(p, "latest"), "only the last snapshot, which latest_flow takes, was applied to it");
+    assertEquals(List.of("[1,a]", "[2,boom]"), p.rows("SELECT * FROM latest ORDER BY id"));
+  }
+
+  private static void people(TestPipeline p, String rows) {
+    p.spark().sql("CREATE OR REPLACE TABLE " + p.database() + ".people USING delta AS SELECT * FROM VALUES " + rows + " AS t(id, name)");
   }
 
   private static Map<String, Integer> batches(UpdateResult result) {

@@ -33,6 +33,8 @@ final class KeyedDiff {
   static final String INSERT = "I";
   static final String UPDATE = "U";
   static final String DELETE = "D";
+  /** A row of the after side that a check of its keys refused ({@link SnapshotKeys}): nothing may be written. */
+  static final String REFUSED = "R";
   private static final String PRESENT = "__sluice_present";
 
   private KeyedDiff() {}
@@ -46,24 +48,30 @@ final class KeyedDiff {
    * @param compared the columns whose difference makes an update
    */
   static Dataset<Row> changes(Dataset<Row> before, Dataset<Row> after, List<String> match, List<String> compared) {
-    Column on = lit(true);
-    for (String column : match) {
-      on = on.and(col("b", column).eqNullSafe(col("a", column)));
-    }
+    return changes(before, after, new SnapshotKeys(match, false), compared);
+  }
+
+  /**
+   * The changes from {@code before} to {@code after} as above, rows matched by {@code keys}; an
+   * after-row that their check refuses comes as {@link #REFUSED}. {@code after} may have more
+   * columns than {@code before} (what the check needs); the changes have {@code before}'s.
+   */
+  static Dataset<Row> changes(Dataset<Row> before, Dataset<Row> after, SnapshotKeys keys, List<String> compared) {
     Column same = lit(true);
     for (String column : compared) {
       same = same.and(col("b", column).eqNullSafe(col("a", column)));
     }
-    Column action = when(col("b", PRESENT).isNull(), lit(INSERT))
+    Column action = when(col("a", PRESENT).isNotNull().and(keys.refused("a")), lit(REFUSED))
+        .when(col("b", PRESENT).isNull(), lit(INSERT))
         .when(col("a", PRESENT).isNull(), lit(DELETE))
         .when(not(same), lit(UPDATE));
     List<Column> select = new ArrayList<>();
-    for (String column : after.columns()) {
+    for (String column : before.columns()) {
       select.add(when(action.equalTo(lit(DELETE)), col("b", column)).otherwise(col("a", column)).as(column));
     }
     select.add(action.as(ACTION));
     return before.withColumn(PRESENT, lit(true)).as("b")
-        .join(after.withColumn(PRESENT, lit(true)).as("a"), on, "full_outer")
+        .join(keys.prepare(after).withColumn(PRESENT, lit(true)).as("a"), keys.match("b", "a"), "full_outer")
         .select(select.toArray(Column[]::new))
         .where(col(ACTION).isNotNull());
   }

@@ -37,12 +37,10 @@ final class SnapshotHistory {
    *
    * @param open the open versions (with {@code __START_AT} and a NULL {@code __END_AT})
    * @param snapshot the snapshot's rows, in the table's columns without the version columns
+   * @param keys how they meet: a snapshot row their check refuses comes as {@link KeyedDiff#REFUSED}
    */
-  static Dataset<Row> changes(Dataset<Row> open, Dataset<Row> snapshot, Column version, AutoCdcColumns columns) {
-    Column sameKey = lit(true);
-    for (String key : columns.keys()) {
-      sameKey = sameKey.and(col("o", key).eqNullSafe(col("s", key)));
-    }
+  static Dataset<Row> changes(Dataset<Row> open, Dataset<Row> snapshot, Column version, AutoCdcColumns columns,
+      SnapshotKeys keys) {
     Column sameTracked = lit(true);
     Column sameValues = lit(true);
     for (String name : columns.targetSchema().fieldNames()) {
@@ -59,7 +57,7 @@ final class SnapshotHistory {
     Column hasNew = col("s", NEW).isNotNull();
     Column continues = hasNew.and(sameTracked);
     Dataset<Row> joined = open.withColumn(OLD, lit(true)).as("o")
-        .join(snapshot.withColumn(NEW, lit(true)).as("s"), sameKey, "full_outer");
+        .join(keys.prepare(snapshot).withColumn(NEW, lit(true)).as("s"), keys.match("o", "s"), "full_outer");
     List<Column> kept = new ArrayList<>();
     for (String name : columns.targetSchema().fieldNames()) {
       if (name.equals(AutoCdcColumns.START_AT)) {
@@ -73,11 +71,12 @@ final class SnapshotHistory {
     }
     kept.add(lit(KeyedDiff.UPDATE).as(KeyedDiff.ACTION));
     List<Column> opened = opened("s", version, columns);
-    opened.add(lit(KeyedDiff.INSERT).as(KeyedDiff.ACTION));
+    opened.add(when(keys.refused("s"), lit(KeyedDiff.REFUSED)).otherwise(lit(KeyedDiff.INSERT)).as(KeyedDiff.ACTION));
     // A joined row gives its closed or continued version, its new version, both or neither:
     // each as an element of an array, so the join runs once for both.
-    Column updated = when(hasOld.and(not(continues.and(sameValues))), struct(kept.toArray(Column[]::new)));
-    Column started = when(hasNew.and(not(hasOld).or(not(sameTracked))), struct(opened.toArray(Column[]::new)));
+    Column refused = hasNew.and(keys.refused("s"));
+    Column updated = when(hasOld.and(not(refused)).and(not(continues.and(sameValues))), struct(kept.toArray(Column[]::new)));
+    Column started = when(refused.or(hasNew.and(not(hasOld).or(not(sameTracked)))), struct(opened.toArray(Column[]::new)));
     List<Column> fields = new ArrayList<>();
     for (String name : columns.targetSchema().fieldNames()) {
       fields.add(col(CHANGE, name).as(name));

@@ -16,10 +16,12 @@ import io.sluice.execution.CommitTag;
 import io.sluice.execution.DeltaTarget;
 import io.sluice.execution.DeltaWrites;
 import io.sluice.execution.FlowRun;
+import io.sluice.execution.IncomingBatch;
 import io.sluice.execution.KeyedWrites;
 import io.sluice.execution.Persisted;
 import io.sluice.execution.TableWriter;
 import io.sluice.execution.Tally;
+import io.sluice.expectations.BatchQuality;
 import io.sluice.graph.AutoCdcColumns;
 import io.sluice.graph.FlowMode;
 import java.util.ArrayList;
@@ -27,6 +29,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.function.ToLongFunction;
 import org.apache.spark.sql.Column;
 import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
@@ -116,15 +119,54 @@ final class SnapshotSink implements BatchSink {
     return rows.select(select.toArray(Column[]::new));
   }
 
+  /**
+   * A snapshot compared with a table it does not share is counted, checked and compared in one
+   * pass over its rows (its expectations observed as the comparison reads it, its keys checked
+   * by the comparison's own join); a first load, or a target AUTO CDC flows share, is checked
+   * first ({@link #write}).
+   */
+  @Override
+  public Taken take(IncomingBatch batch) {
+    SparkSession session = run.spark();
+    if (shared.isPresent() || DeltaTarget.table(run.target().name()).isEmpty(session)) {
+      return batch.checkThenWrite(this);
+    }
+    return batch.checkAsRead(observed -> {
+      BatchQuality[] quality = new BatchQuality[1];
+      Written written = compare(session, observed.rows(), batch.id(), new SnapshotKeys(columns.keys(), true), counts -> {
+        quality[0] = observed.checked().get().quality();
+        if (counts[3] > 0) {
+          refuseBadKeys(observed.rows());
+          throw new IllegalStateException("flow '" + run.flow().name() + "': the comparison refused " + counts[3]
+              + " rows of the snapshot whose keys the check then found sound");
+        }
+        return quality[0].outputRows();
+      });
+      return new Taken(quality[0], written);
+    });
+  }
+
+  /** A checked snapshot: a first load, or one compared with a target AUTO CDC flows share. */
   @Override
   public Written write(Dataset<Row> rows, long number, long rowCount) {
     SparkSession session = rows.sparkSession();
     refuseBadKeys(rows);
+    if (shared.isEmpty() && DeltaTarget.table(run.target().name()).isEmpty(session)) {
+      return firstLoad(rows, number, rowCount, lit(version).cast(columns.sequenceType()));
+    }
+    return compare(session, rows, number, new SnapshotKeys(columns.keys(), false), counts -> rowCount);
+  }
+
+  /**
+   * Compares the snapshot with the target and commits what differs.
+   *
+   * @param check runs after the comparison's Spark job, before anything is committed, with the
+   *     changes' counts (inserts, updates, deletes, rows refused by {@code keys}); it may refuse
+   *     the snapshot, or gives how many rows it has
+   */
+  private Written compare(SparkSession session, Dataset<Row> rows, long number, SnapshotKeys keys, ToLongFunction<long[]> check) {
     Column at = lit(version).cast(columns.sequenceType());
     DeltaTarget target = DeltaTarget.table(run.target().name());
-    if (shared.isEmpty() && target.isEmpty(session)) {
-      return firstLoad(rows, number, rowCount, at);
-    }
     List<String> match = new ArrayList<>(columns.keys());
     Dataset<Row> changes;
     if (mode.scdType().keepsHistory()) {
@@ -132,19 +174,20 @@ final class SnapshotSink implements BatchSink {
       Dataset<Row> open = target.readPinned(session)
           .where(col(AutoCdcColumns.END_AT).isNull())
           .select(ColumnNames.cols(List.of(columns.targetSchema().fieldNames())));
-      changes = SnapshotHistory.changes(open, rows, at, columns);
+      changes = SnapshotHistory.changes(open, rows, at, columns, keys);
     } else {
       Dataset<Row> before = target.readPinned(session)
           .select(ColumnNames.cols(List.of(rows.columns())));
-      changes = KeyedDiff.changes(before, rows, match, columns.values());
+      changes = KeyedDiff.changes(before, rows, keys, columns.values());
     }
     if (shared.isPresent()) {
       changes = shared.get().withoutNewerKeys(session, changes, at);
     }
     try (Persisted persisted = new Persisted()) {
       Dataset<Row> diff = persisted.keep(changes);
-      long[] counts = Tally.countAll(Tally.of(diff,
-          KeyedDiff.is(KeyedDiff.INSERT), KeyedDiff.is(KeyedDiff.UPDATE), KeyedDiff.is(KeyedDiff.DELETE)))[0];
+      long[] counts = Tally.countAll(Tally.of(diff, KeyedDiff.is(KeyedDiff.INSERT), KeyedDiff.is(KeyedDiff.UPDATE),
+          KeyedDiff.is(KeyedDiff.DELETE), KeyedDiff.is(KeyedDiff.REFUSED)))[0];
+      long rowCount = check.applyAsLong(counts);
       long changed = counts[0] + counts[1] + counts[2];
       if (changed > 0) {
         DeltaWrites.tagged(session, new CommitTag(appId, number), () -> apply(session, diff, counts, match));

@@ -71,12 +71,24 @@ class CdcComponentsTest {
   }
 
   @Test
+  void aCheckedComparisonRefusesTheRowsOfADuplicateOrNullKey() {
+    Dataset<Row> before = rows(ROW, RowFactory.create(1, "a"), RowFactory.create(2, "b"));
+    Dataset<Row> after = rows(ROW, RowFactory.create(1, "a"), RowFactory.create(1, "a"), RowFactory.create(2, "c"),
+        RowFactory.create(null, "n"));
+    assertEquals(List.of("[1,a,R]", "[1,a,R]", "[2,c,U]", "[null,n,R]"), sorted(KeyedDiff.changes(before, after, CHECKED, List.of("v"))),
+        "both rows of a duplicate key are refused, even unchanged ones, and a NULL key's row");
+    Dataset<Row> open = rows(VERSIONED, RowFactory.create(1, "a", 1, null), RowFactory.create(2, "b", 1, null));
+    assertEquals(List.of("[1,a,5,null,R]", "[1,a,5,null,R]", "[2,b,1,5,U]", "[2,c,5,null,I]", "[null,n,5,null,R]"),
+        sorted(SnapshotHistory.changes(open, after, lit(5), columns(List.of(), true), CHECKED)), "SCD 2 alike");
+  }
+
+  @Test
   void aSnapshotClosesTheVersionsOfMissingAndChangedKeys() {
     Dataset<Row> open = rows(VERSIONED, RowFactory.create(1, "a", 1, null), RowFactory.create(2, "b", 1, null),
         RowFactory.create(3, "c", 1, null));
     Dataset<Row> snapshot = rows(ROW, RowFactory.create(1, "a"), RowFactory.create(2, "B"), RowFactory.create(4, "d"));
     assertEquals(List.of("[2,B,5,null,I]", "[2,b,1,5,U]", "[3,c,1,5,U]", "[4,d,5,null,I]"),
-        sorted(SnapshotHistory.changes(open, snapshot, lit(5), columns(List.of(), true))),
+        sorted(SnapshotHistory.changes(open, snapshot, lit(5), columns(List.of(), true), CHECKED)),
         "an unchanged version is not sent; a changed or missing key's version is closed (an update), a new one inserted");
   }
 
@@ -89,9 +101,11 @@ class CdcComponentsTest {
     AutoCdcColumns columns = new AutoCdcColumns(List.of("id"), List.of("v", "note"), List.of("v"), List.of(),
         DataTypes.IntegerType, versioned, List.of());
     assertEquals(List.of("[1,a,y,1,null,U]", "[2,B,y,5,null,I]", "[2,b,x,1,5,U]"),
-        sorted(SnapshotHistory.changes(open, snapshot, lit(5), columns)),
+        sorted(SnapshotHistory.changes(open, snapshot, lit(5), columns, CHECKED)),
         "TRACK HISTORY ON v: a new note alone stays in its version; a new v opens one");
   }
+
+  private static final SnapshotKeys CHECKED = new SnapshotKeys(List.of("id"), true);
 
   private static AutoCdcColumns columns(List<String> ignoreNull, boolean history) {
     StructType target = history ? VERSIONED : ROW;
