@@ -51,9 +51,9 @@ public final class IncomingBatch {
   /**
    * The batch written by {@code write}, which gets its rows as the sink takes them, counted and
    * checked by the first Spark job that reads them ({@link ExpectationChecker#observe}): it must
-   * ask for {@link ExpectationChecker.Observed#checked} after that job and before it commits.
+   * ask for {@link ExpectationChecker.ObservedBatch#checked} after that job and before it commits.
    */
-  public BatchSink.Taken checkAsRead(Function<ExpectationChecker.Observed, BatchSink.Taken> write) {
+  public BatchSink.Taken checkAsRead(Function<ExpectationChecker.ObservedBatch, BatchSink.Taken> write) {
     return BatchSettings.forWrite(rows.sparkSession(), () -> write.apply(checker.observe(rows)));
   }
 }

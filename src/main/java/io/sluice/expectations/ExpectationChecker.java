@@ -10,22 +10,18 @@ import static org.apache.spark.sql.functions.sum;
 import static org.apache.spark.sql.functions.when;
 
 import io.sluice.common.Identifiers;
+import io.sluice.common.Observed;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
-import java.util.UUID;
-import java.util.concurrent.TimeUnit;
 import java.util.function.Function;
 import java.util.function.Supplier;
 import org.apache.spark.sql.Column;
 import org.apache.spark.sql.Dataset;
-import org.apache.spark.sql.Observation;
 import org.apache.spark.sql.Row;
 import org.apache.spark.sql.types.AtomicType;
 import org.apache.spark.sql.types.DataType;
 import org.apache.spark.sql.types.StructType;
-import scala.concurrent.Await;
-import scala.concurrent.duration.FiniteDuration;
 
 /**
  * Applies a dataset's expectations to one batch. One aggregation over the batch counts
@@ -41,8 +37,6 @@ public final class ExpectationChecker {
   private static final String KEEP = "__sluice_kept";
   private static final String PASSES = "__sluice_passes_";
   private static final String RESCUED = "__sluice_rescued";
-  /** Spark reports observed figures from its listener bus, after the job: a bound against a hang. */
-  private static final long REPORT_TIMEOUT_SECONDS = 120;
   private final String dataset;
   private final String flow;
   private final List<Expectation> expectations;
@@ -76,33 +70,17 @@ public final class ExpectationChecker {
   /**
    * The batch's rows as the sink takes them (its columns, DROP expectations applied), counted
    * by the first Spark job that reads them rather than in a pass of their own (Spark's observed
-   * metrics): {@link Observed#checked} gives the figures, and fails the batch as {@link #check}
+   * metrics): {@link ObservedBatch#checked} gives the figures, and fails the batch as {@link #check}
    * does, once that job has run. For a sink whose first job over the batch writes nothing.
    */
-  public Observed observe(Dataset<Row> batch) {
+  public ObservedBatch observe(Dataset<Row> batch) {
     Outcomes outcomes = outcomes(batch);
-    Observation observation = new Observation("sluice_batch_" + UUID.randomUUID().toString().replace("-", ""));
-    Dataset<Row> observed = outcomes.rows.observe(observation, outcomes.aggregates.get(0),
+    Observed figures = new Observed("the batch of flow '" + flow + "'");
+    Dataset<Row> observed = figures.of(outcomes.rows, outcomes.aggregates.get(0),
         outcomes.aggregates.subList(1, outcomes.aggregates.size()).toArray(Column[]::new));
     List<String> sinkNames = List.of(outcomes.rows.columns()).subList(outcomes.helpers, outcomes.rows.columns().length);
     Dataset<Row> rows = observed.where(col(KEEP)).select(sinkNames.stream().map(name -> col(Identifiers.quote(name))).toArray(Column[]::new));
-    return new Observed(rows, () -> {
-      Row counts = reported(observation);
-      return checked(batch, outcomes, counts, rows);
-    });
-  }
-
-  /** The figures of an observation, which Spark reports once the job that read its rows has ended. */
-  private static Row reported(Observation observation) {
-    try {
-      return Await.result(observation.future(), FiniteDuration.apply(REPORT_TIMEOUT_SECONDS, TimeUnit.SECONDS));
-    } catch (java.util.concurrent.TimeoutException e) {
-      throw new IllegalStateException("Spark did not report the batch's figures within " + REPORT_TIMEOUT_SECONDS
-          + " s of the job that read it", e);
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw new IllegalStateException("interrupted while waiting for the batch's figures", e);
-    }
+    return new ObservedBatch(rows, () -> checked(batch, outcomes, figures.figures(), rows));
   }
 
   /** Each row's outcomes beside the row as the sink will take it, and the aggregates that count them. */
@@ -214,5 +192,5 @@ public final class ExpectationChecker {
    * A batch's rows to write, counted as they are read: {@link #checked} is for after the first
    * Spark job that read {@link #rows}, and before anything is committed.
    */
-  public record Observed(Dataset<Row> rows, Supplier<Checked> checked) {}
+  public record ObservedBatch(Dataset<Row> rows, Supplier<Checked> checked) {}
 }

@@ -33,7 +33,7 @@ final class KeyedDiff {
   static final String INSERT = "I";
   static final String UPDATE = "U";
   static final String DELETE = "D";
-  /** A row of the after side that a check of its keys refused ({@link SnapshotKeys}): nothing may be written. */
+  /** A row of the after side whose key a check refused ({@link SnapshotKeys}): nothing may be written. */
   static final String REFUSED = "R";
   private static final String PRESENT = "__sluice_present";
 
@@ -48,13 +48,12 @@ final class KeyedDiff {
    * @param compared the columns whose difference makes an update
    */
   static Dataset<Row> changes(Dataset<Row> before, Dataset<Row> after, List<String> match, List<String> compared) {
-    return changes(before, after, new SnapshotKeys(match, false), compared);
+    return changes(before, after, SnapshotKeys.unchecked(match), compared);
   }
 
   /**
    * The changes from {@code before} to {@code after} as above, rows matched by {@code keys}; an
-   * after-row that their check refuses comes as {@link #REFUSED}. {@code after} may have more
-   * columns than {@code before} (what the check needs); the changes have {@code before}'s.
+   * after-row that their check refuses comes as {@link #REFUSED}.
    */
   static Dataset<Row> changes(Dataset<Row> before, Dataset<Row> after, SnapshotKeys keys, List<String> compared) {
     Column same = lit(true);
@@ -66,12 +65,13 @@ final class KeyedDiff {
         .when(col("a", PRESENT).isNull(), lit(DELETE))
         .when(not(same), lit(UPDATE));
     List<Column> select = new ArrayList<>();
-    for (String column : before.columns()) {
+    for (String column : after.columns()) {
       select.add(when(action.equalTo(lit(DELETE)), col("b", column)).otherwise(col("a", column)).as(column));
     }
     select.add(action.as(ACTION));
-    return before.withColumn(PRESENT, lit(true)).as("b")
-        .join(keys.prepare(after).withColumn(PRESENT, lit(true)).as("a"), keys.match("b", "a"), "full_outer")
+    Dataset<Row> joined = keys.target(before).withColumn(PRESENT, lit(true)).as("b")
+        .join(after.withColumn(PRESENT, lit(true)).as("a"), keys.match("b", "a"), "full_outer");
+    return keys.joined(joined, col("b", PRESENT).isNotNull())
         .select(select.toArray(Column[]::new))
         .where(col(ACTION).isNotNull());
   }

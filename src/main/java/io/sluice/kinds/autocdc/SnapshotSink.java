@@ -29,7 +29,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.function.ToLongFunction;
 import org.apache.spark.sql.Column;
 import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
@@ -133,12 +132,12 @@ final class SnapshotSink implements BatchSink {
     }
     return batch.checkAsRead(observed -> {
       BatchQuality[] quality = new BatchQuality[1];
-      Written written = compare(session, observed.rows(), batch.id(), new SnapshotKeys(columns.keys(), true), counts -> {
+      Written written = compare(session, observed.rows(), batch.id(), SnapshotKeys.checked(columns.keys()), keysRefused -> {
         quality[0] = observed.checked().get().quality();
-        if (counts[3] > 0) {
+        if (keysRefused) {
           refuseBadKeys(observed.rows());
-          throw new IllegalStateException("flow '" + run.flow().name() + "': the comparison refused " + counts[3]
-              + " rows of the snapshot whose keys the check then found sound");
+          throw new IllegalStateException("flow '" + run.flow().name() + "': the comparison refused a key of the snapshot"
+              + " that a count of its keys then found sound");
         }
         return quality[0].outputRows();
       });
@@ -154,17 +153,16 @@ final class SnapshotSink implements BatchSink {
     if (shared.isEmpty() && DeltaTarget.table(run.target().name()).isEmpty(session)) {
       return firstLoad(rows, number, rowCount, lit(version).cast(columns.sequenceType()));
     }
-    return compare(session, rows, number, new SnapshotKeys(columns.keys(), false), counts -> rowCount);
+    return compare(session, rows, number, SnapshotKeys.unchecked(columns.keys()), keysRefused -> rowCount);
   }
 
   /**
    * Compares the snapshot with the target and commits what differs.
    *
-   * @param check runs after the comparison's Spark job, before anything is committed, with the
-   *     changes' counts (inserts, updates, deletes, rows refused by {@code keys}); it may refuse
-   *     the snapshot, or gives how many rows it has
+   * @param check runs after the comparison's Spark job, before anything is committed, told
+   *     whether {@code keys} refused a key; it may refuse the snapshot, or gives how many rows it has
    */
-  private Written compare(SparkSession session, Dataset<Row> rows, long number, SnapshotKeys keys, ToLongFunction<long[]> check) {
+  private Written compare(SparkSession session, Dataset<Row> rows, long number, SnapshotKeys keys, AfterComparison check) {
     Column at = lit(version).cast(columns.sequenceType());
     DeltaTarget target = DeltaTarget.table(run.target().name());
     List<String> match = new ArrayList<>(columns.keys());
@@ -185,9 +183,12 @@ final class SnapshotSink implements BatchSink {
     }
     try (Persisted persisted = new Persisted()) {
       Dataset<Row> diff = persisted.keep(changes);
-      long[] counts = Tally.countAll(Tally.of(diff, KeyedDiff.is(KeyedDiff.INSERT), KeyedDiff.is(KeyedDiff.UPDATE),
-          KeyedDiff.is(KeyedDiff.DELETE), KeyedDiff.is(KeyedDiff.REFUSED)))[0];
-      long rowCount = check.applyAsLong(counts);
+      List<Tally> tallies = new ArrayList<>(List.of(Tally.of(diff, KeyedDiff.is(KeyedDiff.INSERT),
+          KeyedDiff.is(KeyedDiff.UPDATE), KeyedDiff.is(KeyedDiff.DELETE), KeyedDiff.is(KeyedDiff.REFUSED))));
+      keys.insertedTwice(diff).ifPresent(tallies::add);
+      long[][] tallied = Tally.countAll(tallies.toArray(Tally[]::new));
+      long[] counts = tallied[0];
+      long rowCount = check.rowCount(counts[3] > 0 || keys.metTwice(tallied.length > 1 ? tallied[1][0] : 0));
       long changed = counts[0] + counts[1] + counts[2];
       if (changed > 0) {
         DeltaWrites.tagged(session, new CommitTag(appId, number), () -> apply(session, diff, counts, match));
@@ -195,6 +196,12 @@ final class SnapshotSink implements BatchSink {
       }
       return new Written(changed, metrics(rowCount, counts));
     }
+  }
+
+  /** What runs after a comparison's Spark job and before its commit. */
+  private interface AfterComparison {
+    /** The snapshot's rows; or fails it (a key refused, an expectation that failed). */
+    long rowCount(boolean keysRefused);
   }
 
   /**

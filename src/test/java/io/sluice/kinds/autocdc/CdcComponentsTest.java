@@ -2,7 +2,10 @@ package io.sluice.kinds.autocdc;
 
 import static org.apache.spark.sql.functions.lit;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.sluice.execution.Tally;
 import io.sluice.graph.AutoCdcColumns;
 import io.sluice.testsupport.SharedSpark;
 import java.util.List;
@@ -71,15 +74,25 @@ class CdcComponentsTest {
   }
 
   @Test
-  void aCheckedComparisonRefusesTheRowsOfADuplicateOrNullKey() {
+  void aCheckedComparisonRefusesANullKeyAndMeetsAKeyTwice() {
     Dataset<Row> before = rows(ROW, RowFactory.create(1, "a"), RowFactory.create(2, "b"));
     Dataset<Row> after = rows(ROW, RowFactory.create(1, "a"), RowFactory.create(1, "a"), RowFactory.create(2, "c"),
         RowFactory.create(null, "n"));
-    assertEquals(List.of("[1,a,R]", "[1,a,R]", "[2,c,U]", "[null,n,R]"), sorted(KeyedDiff.changes(before, after, CHECKED, List.of("v"))),
-        "both rows of a duplicate key are refused, even unchanged ones, and a NULL key's row");
+    SnapshotKeys keys = SnapshotKeys.checked(List.of("id"));
+    assertEquals(List.of("[2,c,U]", "[null,n,R]"), sorted(KeyedDiff.changes(before, after, keys, List.of("v"))),
+        "a NULL key's row is refused; a key twice, each time unchanged, sends nothing");
+    assertTrue(keys.metTwice(0), "but the comparison met the target's row of key 1 twice");
+
     Dataset<Row> open = rows(VERSIONED, RowFactory.create(1, "a", 1, null), RowFactory.create(2, "b", 1, null));
-    assertEquals(List.of("[1,a,5,null,R]", "[1,a,5,null,R]", "[2,b,1,5,U]", "[2,c,5,null,I]", "[null,n,5,null,R]"),
-        sorted(SnapshotHistory.changes(open, after, lit(5), columns(List.of(), true), CHECKED)), "SCD 2 alike");
+    SnapshotKeys history = SnapshotKeys.checked(List.of("id"));
+    sorted(SnapshotHistory.changes(open, after, lit(5), columns(List.of(), true), history));
+    assertTrue(history.metTwice(0), "SCD 2 alike");
+
+    SnapshotKeys newKey = SnapshotKeys.checked(List.of("id"));
+    Dataset<Row> changes = KeyedDiff.changes(before, rows(ROW, RowFactory.create(3, "x"), RowFactory.create(3, "y")), newKey,
+        List.of("v"));
+    assertEquals(1L, Tally.countAll(newKey.insertedTwice(changes).orElseThrow())[0][0], "a new key twice: inserted twice");
+    assertFalse(newKey.metTwice(0), "no target row was met twice");
   }
 
   @Test
@@ -88,7 +101,7 @@ class CdcComponentsTest {
         RowFactory.create(3, "c", 1, null));
     Dataset<Row> snapshot = rows(ROW, RowFactory.create(1, "a"), RowFactory.create(2, "B"), RowFactory.create(4, "d"));
     assertEquals(List.of("[2,B,5,null,I]", "[2,b,1,5,U]", "[3,c,1,5,U]", "[4,d,5,null,I]"),
-        sorted(SnapshotHistory.changes(open, snapshot, lit(5), columns(List.of(), true), CHECKED)),
+        sorted(SnapshotHistory.changes(open, snapshot, lit(5), columns(List.of(), true), SnapshotKeys.checked(List.of("id")))),
         "an unchanged version is not sent; a changed or missing key's version is closed (an update), a new one inserted");
   }
 
@@ -101,11 +114,9 @@ class CdcComponentsTest {
     AutoCdcColumns columns = new AutoCdcColumns(List.of("id"), List.of("v", "note"), List.of("v"), List.of(),
         DataTypes.IntegerType, versioned, List.of());
     assertEquals(List.of("[1,a,y,1,null,U]", "[2,B,y,5,null,I]", "[2,b,x,1,5,U]"),
-        sorted(SnapshotHistory.changes(open, snapshot, lit(5), columns, CHECKED)),
+        sorted(SnapshotHistory.changes(open, snapshot, lit(5), columns, SnapshotKeys.checked(List.of("id")))),
         "TRACK HISTORY ON v: a new note alone stays in its version; a new v opens one");
   }
-
-  private static final SnapshotKeys CHECKED = new SnapshotKeys(List.of("id"), true);
 
   private static AutoCdcColumns columns(List<String> ignoreNull, boolean history) {
     StructType target = history ? VERSIONED : ROW;
