@@ -71,8 +71,7 @@ final class KeyedDiff {
     select.add(action.as(ACTION));
     Dataset<Row> joined = keys.target(before).withColumn(PRESENT, lit(true)).as("b")
         .join(after.withColumn(PRESENT, lit(true)).as("a"), keys.match("b", "a"), "full_outer");
-    return keys.joined(joined, col("b", PRESENT).isNotNull())
-        .select(select.toArray(Column[]::new))
+    return joined.select(select.toArray(Column[]::new))
         .where(col(ACTION).isNotNull());
   }
 

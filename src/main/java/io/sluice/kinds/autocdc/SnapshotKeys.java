@@ -2,14 +2,12 @@ package io.sluice.kinds.autocdc;
 
 import static io.sluice.execution.ColumnNames.col;
 import static org.apache.spark.sql.functions.count;
-import static org.apache.spark.sql.functions.count_if;
 import static org.apache.spark.sql.functions.lit;
 
-import io.sluice.common.Observed;
 import io.sluice.execution.ColumnNames;
 import io.sluice.execution.Tally;
+import io.sluice.graph.AutoCdcColumns;
 import java.util.List;
-import java.util.Optional;
 import org.apache.spark.sql.Column;
 import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
@@ -20,57 +18,59 @@ import org.apache.spark.sql.Row;
  * than by a pass of their own beforehand.
  *
  * <p>A checked comparison joins the keys by plain equality and sends a snapshot row with a NULL
- * key as {@link KeyedDiff#REFUSED}. A key twice in the snapshot shows in what the comparison
- * reads anyway: a target row it has met two snapshot rows, so the join's output holds more
- * target rows than the target (both counted as the join reads them: Spark's observed metrics);
- * a key the target lacks comes out as two inserts. A window over the keys would say it row by
- * row, but cost a third of the comparison. Unchecked, NULL matches NULL and nothing is refused:
- * for a snapshot checked beforehand.
+ * key as {@link KeyedDiff#REFUSED}. A key twice in the snapshot shows in counts the comparison
+ * makes anyway: a key the target lacks comes out as two inserts; a key the target has makes
+ * more snapshot rows meet a target row than target rows meet a snapshot row. The snapshot's
+ * rows are counted as the comparison reads them (with its expectations), the target's by a
+ * narrow count in the job that counts the changes, and those that met nothing are the changes'
+ * new keys and the target's keys the snapshot lacks. A window over the keys would say it row by
+ * row but cost a third of the comparison, and counting the join's rows as it runs a sixth.
+ * Unchecked, NULL matches NULL and nothing is refused: for a snapshot checked beforehand.
  */
 final class SnapshotKeys {
   private final List<String> keys;
-  private final Optional<Observed> targetRows;
-  private final Optional<Observed> joinedTargetRows;
+  private final boolean checked;
+  private final boolean versions;
+  private Dataset<Row> target;
 
-  private SnapshotKeys(List<String> keys, boolean checked) {
+  private SnapshotKeys(List<String> keys, boolean checked, boolean versions) {
     this.keys = List.copyOf(keys);
-    this.targetRows = checked ? Optional.of(new Observed("the target's rows")) : Optional.empty();
-    this.joinedTargetRows = checked ? Optional.of(new Observed("the comparison's rows")) : Optional.empty();
+    this.checked = checked;
+    this.versions = versions;
   }
 
-  /** Keys checked by the comparison: for one comparison only (it observes that comparison's reads). */
-  static SnapshotKeys checked(List<String> keys) {
-    return new SnapshotKeys(keys, true);
+  /**
+   * Keys checked by the comparison, of changes in {@link KeyedDiff#changes}' shape ({@code
+   * versions} false) or {@link SnapshotHistory#changes}' (true). For one comparison.
+   */
+  static SnapshotKeys checked(List<String> keys, boolean versions) {
+    return new SnapshotKeys(keys, true, versions);
   }
 
   /** Keys checked beforehand. */
   static SnapshotKeys unchecked(List<String> keys) {
-    return new SnapshotKeys(keys, false);
+    return new SnapshotKeys(keys, false, false);
   }
 
-  /** The target's rows that the comparison reads, counted as it reads them. */
+  /** The target's rows that the comparison reads (for SCD type 2, its open versions): {@link #tallies} counts them. */
   Dataset<Row> target(Dataset<Row> rows) {
-    return targetRows.map(o -> o.of(rows, count(lit(1)))).orElse(rows);
+    target = rows;
+    return rows;
   }
 
   /** The join of a target row (alias {@code target}) with a snapshot row (alias {@code snapshot}). */
   Column match(String target, String snapshot) {
     Column on = lit(true);
     for (String key : keys) {
-      on = on.and(targetRows.isPresent() ? col(target, key).equalTo(col(snapshot, key)) : col(target, key).eqNullSafe(col(snapshot, key)));
+      on = on.and(checked ? col(target, key).equalTo(col(snapshot, key)) : col(target, key).eqNullSafe(col(snapshot, key)));
     }
     return on;
-  }
-
-  /** The comparison's join, its target rows counted as it runs; {@code fromTarget} is true for a row with a target side. */
-  Dataset<Row> joined(Dataset<Row> joined, Column fromTarget) {
-    return joinedTargetRows.map(o -> o.of(joined, count_if(fromTarget))).orElse(joined);
   }
 
   /** True for a snapshot row (alias {@code snapshot}) that the check refuses on its own: a NULL key. */
   Column refused(String snapshot) {
     Column refused = lit(false);
-    if (targetRows.isPresent()) {
+    if (checked) {
       for (String key : keys) {
         refused = refused.or(col(snapshot, key).isNull());
       }
@@ -78,20 +78,40 @@ final class SnapshotKeys {
     return refused;
   }
 
-  /** Counts the keys the comparison's changes insert more than once, in the job that counts the changes. */
-  Optional<Tally> insertedTwice(Dataset<Row> changes) {
-    return targetRows.map(o -> Tally.of(changes.where(KeyedDiff.is(KeyedDiff.INSERT)).groupBy(ColumnNames.cols(keys)).count(),
-        col("count").gt(1)));
+  /**
+   * What the job that counts the comparison's {@code changes} counts for the check, none when
+   * unchecked: the target's rows, the keys inserted more than once, the inserts of keys the
+   * target lacks, and the target's rows the snapshot lacks.
+   */
+  List<Tally> tallies(Dataset<Row> changes) {
+    if (!checked) {
+      return List.of();
+    }
+    Dataset<Row> inserted = changes.where(KeyedDiff.is(KeyedDiff.INSERT));
+    Dataset<Row> gone = changes.where(KeyedDiff.is(versions ? KeyedDiff.UPDATE : KeyedDiff.DELETE));
+    if (versions) {
+      // A new version of a key the target has comes with its old version closed; a continued one is not closed.
+      gone = gone.where(col(AutoCdcColumns.END_AT).isNotNull());
+      Dataset<Row> closed = gone;
+      gone = closed.as("l").join(inserted.as("r"), match("l", "r"), "left_anti");
+      inserted = inserted.as("l").join(closed.as("r"), match("l", "r"), "left_anti");
+    }
+    return List.of(Tally.of(target, lit(true)),
+        Tally.of(changes.where(KeyedDiff.is(KeyedDiff.INSERT)).groupBy(ColumnNames.cols(keys)).count(), col("count").gt(1)),
+        Tally.of(inserted, lit(true)), Tally.of(gone, lit(true)));
   }
 
   /**
-   * Whether the comparison met a key twice in the snapshot, once its job has run: a target row
-   * met twice, or ({@code insertedTwice}, the count of {@link #insertedTwice}) a new key.
+   * Whether the comparison met a key twice in a snapshot of {@code snapshotRows} rows, once its
+   * job has run; {@code tallied} holds the counts of {@link #tallies}.
    */
-  boolean metTwice(long insertedTwice) {
-    if (targetRows.isEmpty()) {
+  boolean metTwice(List<long[]> tallied, long snapshotRows) {
+    if (!checked) {
       return false;
     }
-    return insertedTwice > 0 || joinedTargetRows.get().figures().getLong(0) > targetRows.get().figures().getLong(0);
+    long targetRows = tallied.get(0)[0];
+    long newKeys = tallied.get(2)[0];
+    long lackedKeys = tallied.get(3)[0];
+    return tallied.get(1)[0] > 0 || snapshotRows - newKeys > targetRows - lackedKeys;
   }
 }

@@ -29,6 +29,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.function.LongSupplier;
 import org.apache.spark.sql.Column;
 import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
@@ -132,14 +133,14 @@ final class SnapshotSink implements BatchSink {
     }
     return batch.checkAsRead(observed -> {
       BatchQuality[] quality = new BatchQuality[1];
-      Written written = compare(session, observed.rows(), batch.id(), SnapshotKeys.checked(columns.keys()), keysRefused -> {
+      SnapshotKeys keys = SnapshotKeys.checked(columns.keys(), mode.scdType().keepsHistory());
+      Written written = compare(session, observed.rows(), batch.id(), keys, () -> {
         quality[0] = observed.checked().get().quality();
-        if (keysRefused) {
-          refuseBadKeys(observed.rows());
-          throw new IllegalStateException("flow '" + run.flow().name() + "': the comparison refused a key of the snapshot"
-              + " that a count of its keys then found sound");
-        }
         return quality[0].outputRows();
+      }, () -> {
+        refuseBadKeys(observed.rows());
+        throw new IllegalStateException("flow '" + run.flow().name() + "': the comparison refused a key of the snapshot"
+            + " that a count of its keys then found sound");
       });
       return new Taken(quality[0], written);
     });
@@ -153,16 +154,18 @@ final class SnapshotSink implements BatchSink {
     if (shared.isEmpty() && DeltaTarget.table(run.target().name()).isEmpty(session)) {
       return firstLoad(rows, number, rowCount, lit(version).cast(columns.sequenceType()));
     }
-    return compare(session, rows, number, SnapshotKeys.unchecked(columns.keys()), keysRefused -> rowCount);
+    return compare(session, rows, number, SnapshotKeys.unchecked(columns.keys()), () -> rowCount, () -> {});
   }
 
   /**
    * Compares the snapshot with the target and commits what differs.
    *
-   * @param check runs after the comparison's Spark job, before anything is committed, told
-   *     whether {@code keys} refused a key; it may refuse the snapshot, or gives how many rows it has
+   * @param checkedRows runs after the comparison's Spark job, before anything is committed: the
+   *     snapshot's rows, or it fails the snapshot (an expectation)
+   * @param refuseKeys fails the snapshot for the key {@code keys} refused
    */
-  private Written compare(SparkSession session, Dataset<Row> rows, long number, SnapshotKeys keys, AfterComparison check) {
+  private Written compare(SparkSession session, Dataset<Row> rows, long number, SnapshotKeys keys, LongSupplier checkedRows,
+      Runnable refuseKeys) {
     Column at = lit(version).cast(columns.sequenceType());
     DeltaTarget target = DeltaTarget.table(run.target().name());
     List<String> match = new ArrayList<>(columns.keys());
@@ -185,10 +188,13 @@ final class SnapshotSink implements BatchSink {
       Dataset<Row> diff = persisted.keep(changes);
       List<Tally> tallies = new ArrayList<>(List.of(Tally.of(diff, KeyedDiff.is(KeyedDiff.INSERT),
           KeyedDiff.is(KeyedDiff.UPDATE), KeyedDiff.is(KeyedDiff.DELETE), KeyedDiff.is(KeyedDiff.REFUSED))));
-      keys.insertedTwice(diff).ifPresent(tallies::add);
-      long[][] tallied = Tally.countAll(tallies.toArray(Tally[]::new));
-      long[] counts = tallied[0];
-      long rowCount = check.rowCount(counts[3] > 0 || keys.metTwice(tallied.length > 1 ? tallied[1][0] : 0));
+      tallies.addAll(keys.tallies(diff));
+      List<long[]> tallied = List.of(Tally.countAll(tallies.toArray(Tally[]::new)));
+      long[] counts = tallied.get(0);
+      long rowCount = checkedRows.getAsLong();
+      if (counts[3] > 0 || keys.metTwice(tallied.subList(1, tallied.size()), rowCount)) {
+        refuseKeys.run();
+      }
       long changed = counts[0] + counts[1] + counts[2];
       if (changed > 0) {
         DeltaWrites.tagged(session, new CommitTag(appId, number), () -> apply(session, diff, counts, match));
@@ -196,12 +202,6 @@ final class SnapshotSink implements BatchSink {
       }
       return new Written(changed, metrics(rowCount, counts));
     }
-  }
-
-  /** What runs after a comparison's Spark job and before its commit. */
-  private interface AfterComparison {
-    /** The snapshot's rows; or fails it (a key refused, an expectation that failed). */
-    long rowCount(boolean keysRefused);
   }
 
   /**

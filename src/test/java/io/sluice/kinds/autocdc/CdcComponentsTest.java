@@ -76,23 +76,36 @@ class CdcComponentsTest {
   @Test
   void aCheckedComparisonRefusesANullKeyAndMeetsAKeyTwice() {
     Dataset<Row> before = rows(ROW, RowFactory.create(1, "a"), RowFactory.create(2, "b"));
-    Dataset<Row> after = rows(ROW, RowFactory.create(1, "a"), RowFactory.create(1, "a"), RowFactory.create(2, "c"),
-        RowFactory.create(null, "n"));
-    SnapshotKeys keys = SnapshotKeys.checked(List.of("id"));
-    assertEquals(List.of("[2,c,U]", "[null,n,R]"), sorted(KeyedDiff.changes(before, after, keys, List.of("v"))),
-        "a NULL key's row is refused; a key twice, each time unchanged, sends nothing");
-    assertTrue(keys.metTwice(0), "but the comparison met the target's row of key 1 twice");
+    Dataset<Row> after = rows(ROW, RowFactory.create(1, "a"), RowFactory.create(1, "a"), RowFactory.create(2, "c"));
+    SnapshotKeys keys = SnapshotKeys.checked(List.of("id"), false);
+    Dataset<Row> changes = KeyedDiff.changes(before, after, keys, List.of("v"));
+    assertEquals(List.of("[2,c,U]"), sorted(changes), "a key twice, each time unchanged, sends nothing");
+    assertTrue(keys.metTwice(tallied(keys, changes), 3), "but the comparison met the target's row of key 1 twice");
+    Dataset<Row> withNull = rows(ROW, RowFactory.create(1, "a"), RowFactory.create(null, "n"));
+    assertEquals(List.of("[2,b,D]", "[null,n,R]"), sorted(KeyedDiff.changes(before, withNull, SnapshotKeys.checked(List.of("id"), false),
+        List.of("v"))), "a NULL key's row is refused");
 
-    Dataset<Row> open = rows(VERSIONED, RowFactory.create(1, "a", 1, null), RowFactory.create(2, "b", 1, null));
-    SnapshotKeys history = SnapshotKeys.checked(List.of("id"));
-    sorted(SnapshotHistory.changes(open, after, lit(5), columns(List.of(), true), history));
-    assertTrue(history.metTwice(0), "SCD 2 alike");
+    Dataset<Row> open = rows(VERSIONED, RowFactory.create(1, "a", 1, null), RowFactory.create(2, "b", 1, null),
+        RowFactory.create(3, "c", 1, null));
+    Dataset<Row> twice = rows(ROW, RowFactory.create(1, "a"), RowFactory.create(1, "a"), RowFactory.create(2, "x"),
+        RowFactory.create(4, "d"));
+    SnapshotKeys history = SnapshotKeys.checked(List.of("id"), true);
+    Dataset<Row> versions = SnapshotHistory.changes(open, twice, lit(5), columns(List.of(), true), history);
+    assertEquals(List.of("[2,b,1,5,U]", "[2,x,5,null,I]", "[3,c,1,5,U]", "[4,d,5,null,I]"), sorted(versions));
+    assertTrue(history.metTwice(tallied(history, versions), 4), "SCD 2 alike: a changed key, a gone one and a new one beside it");
+    SnapshotKeys once = SnapshotKeys.checked(List.of("id"), true);
+    Dataset<Row> sound = SnapshotHistory.changes(open, rows(ROW, RowFactory.create(1, "a"), RowFactory.create(2, "x"),
+        RowFactory.create(4, "d")), lit(5), columns(List.of(), true), once);
+    assertFalse(once.metTwice(tallied(once, sound), 3), "unique keys are not met twice");
 
-    SnapshotKeys newKey = SnapshotKeys.checked(List.of("id"));
-    Dataset<Row> changes = KeyedDiff.changes(before, rows(ROW, RowFactory.create(3, "x"), RowFactory.create(3, "y")), newKey,
+    SnapshotKeys newKey = SnapshotKeys.checked(List.of("id"), false);
+    Dataset<Row> inserts = KeyedDiff.changes(before, rows(ROW, RowFactory.create(3, "x"), RowFactory.create(3, "y")), newKey,
         List.of("v"));
-    assertEquals(1L, Tally.countAll(newKey.insertedTwice(changes).orElseThrow())[0][0], "a new key twice: inserted twice");
-    assertFalse(newKey.metTwice(0), "no target row was met twice");
+    assertTrue(newKey.metTwice(tallied(newKey, inserts), 2), "a new key twice: inserted twice");
+    SnapshotKeys unique = SnapshotKeys.checked(List.of("id"), false);
+    Dataset<Row> updates = KeyedDiff.changes(before, rows(ROW, RowFactory.create(2, "x"), RowFactory.create(3, "y")), unique,
+        List.of("v"));
+    assertFalse(unique.metTwice(tallied(unique, updates), 2), "unique keys are not met twice");
   }
 
   @Test
@@ -101,7 +114,7 @@ class CdcComponentsTest {
         RowFactory.create(3, "c", 1, null));
     Dataset<Row> snapshot = rows(ROW, RowFactory.create(1, "a"), RowFactory.create(2, "B"), RowFactory.create(4, "d"));
     assertEquals(List.of("[2,B,5,null,I]", "[2,b,1,5,U]", "[3,c,1,5,U]", "[4,d,5,null,I]"),
-        sorted(SnapshotHistory.changes(open, snapshot, lit(5), columns(List.of(), true), SnapshotKeys.checked(List.of("id")))),
+        sorted(SnapshotHistory.changes(open, snapshot, lit(5), columns(List.of(), true), SnapshotKeys.checked(List.of("id"), true))),
         "an unchanged version is not sent; a changed or missing key's version is closed (an update), a new one inserted");
   }
 
@@ -114,7 +127,7 @@ class CdcComponentsTest {
     AutoCdcColumns columns = new AutoCdcColumns(List.of("id"), List.of("v", "note"), List.of("v"), List.of(),
         DataTypes.IntegerType, versioned, List.of());
     assertEquals(List.of("[1,a,y,1,null,U]", "[2,B,y,5,null,I]", "[2,b,x,1,5,U]"),
-        sorted(SnapshotHistory.changes(open, snapshot, lit(5), columns, SnapshotKeys.checked(List.of("id")))),
+        sorted(SnapshotHistory.changes(open, snapshot, lit(5), columns, SnapshotKeys.checked(List.of("id"), true))),
         "TRACK HISTORY ON v: a new note alone stays in its version; a new v opens one");
   }
 
@@ -138,6 +151,10 @@ class CdcComponentsTest {
 
   private Dataset<Row> rows(StructType schema, Row... rows) {
     return spark.createDataFrame(List.of(rows), schema);
+  }
+
+  private static List<long[]> tallied(SnapshotKeys keys, Dataset<Row> changes) {
+    return List.of(Tally.countAll(keys.tallies(changes).toArray(Tally[]::new)));
   }
 
   private static List<String> sorted(Dataset<Row> rows) {
