@@ -79,7 +79,8 @@ public final class ExpectationChecker {
     Dataset<Row> observed = figures.of(outcomes.rows, outcomes.aggregates.get(0),
         outcomes.aggregates.subList(1, outcomes.aggregates.size()).toArray(Column[]::new));
     List<String> sinkNames = List.of(outcomes.rows.columns()).subList(outcomes.helpers, outcomes.rows.columns().length);
-    Dataset<Row> rows = observed.where(col(KEEP)).select(sinkNames.stream().map(name -> col(Identifiers.quote(name))).toArray(Column[]::new));
+    Column[] sink = sinkNames.stream().map(name -> col(Identifiers.quote(name))).toArray(Column[]::new);
+    Dataset<Row> rows = observed.where(col(KEEP)).select(sink);
     return new ObservedBatch(rows, () -> checked(batch, outcomes, figures.figures(), rows));
   }
 

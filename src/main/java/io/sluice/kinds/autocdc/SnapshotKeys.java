@@ -1,7 +1,6 @@
 package io.sluice.kinds.autocdc;
 
 import static io.sluice.execution.ColumnNames.col;
-import static org.apache.spark.sql.functions.count;
 import static org.apache.spark.sql.functions.lit;
 
 import io.sluice.execution.ColumnNames;
@@ -62,7 +61,8 @@ final class SnapshotKeys {
   Column match(String target, String snapshot) {
     Column on = lit(true);
     for (String key : keys) {
-      on = on.and(checked ? col(target, key).equalTo(col(snapshot, key)) : col(target, key).eqNullSafe(col(snapshot, key)));
+      Column left = col(target, key);
+      on = on.and(checked ? left.equalTo(col(snapshot, key)) : left.eqNullSafe(col(snapshot, key)));
     }
     return on;
   }
