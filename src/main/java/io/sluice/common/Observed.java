@@ -30,7 +30,11 @@ public final class Observed {
     return rows.observe(observation, first, more);
   }
 
-  /** The figures, in the order of the aggregates, once the first job that read the rows has ended. */
+  /**
+   * The figures, in the order of the aggregates, once the first job that read the rows has ended;
+   * an empty row when Spark left the rows out of that job's plan, knowing them empty (a query
+   * {@code WHERE false}, say).
+   */
   public Row figures() {
     try {
       return Await.result(observation.future(), FiniteDuration.apply(REPORT_TIMEOUT_SECONDS, TimeUnit.SECONDS));

@@ -131,7 +131,7 @@ public final class ExpectationChecker {
 
   /** The figures of {@code counts}, or the failure of a FAIL expectation or a requirement. */
   private Checked checked(Dataset<Row> batch, Outcomes outcomes, Row counts, Dataset<Row> rows) {
-    long input = counts.getLong(0);
+    long input = figure(counts, 0);
     List<ExpectationResult> results = new ArrayList<>();
     for (int i = 0; i < expectations.size(); i++) {
       Expectation expectation = expectations.get(i);
@@ -149,7 +149,8 @@ public final class ExpectationChecker {
       }
     }
     long rescued = outcomes.rescues ? figure(counts, 2 + expectations.size() + requirements.size()) : 0;
-    Optional<ValueSample> values = outcomes.sampledType.map(type -> ValueSample.of((byte[]) counts.get(counts.length() - 1)));
+    Optional<ValueSample> values = outcomes.sampledType.filter(type -> counts.length() > 0)
+        .map(type -> ValueSample.of((byte[]) counts.get(counts.length() - 1)));
     return new Checked(rows, new BatchQuality(input, dropped(counts), rescued, results), values);
   }
 
@@ -168,9 +169,9 @@ public final class ExpectationChecker {
     return rows.select(column).schema().fields()[0].dataType();
   }
 
-  /** A sum over no row is NULL: none. */
+  /** A sum over no row is NULL: none; and observed rows that Spark left out of its plan, knowing them empty, have no figures. */
   private static long figure(Row counts, int i) {
-    return counts.isNullAt(i) ? 0 : counts.getLong(i);
+    return i >= counts.length() || counts.isNullAt(i) ? 0 : counts.getLong(i);
   }
 
   private static Column condition(Expectation expectation) {
