@@ -69,7 +69,7 @@ final class KeyedDiff {
       select.add(when(action.equalTo(lit(DELETE)), col("b", column)).otherwise(col("a", column)).as(column));
     }
     select.add(action.as(ACTION));
-    Dataset<Row> joined = keys.target(before).withColumn(PRESENT, lit(true)).as("b")
+    Dataset<Row> joined = before.withColumn(PRESENT, lit(true)).as("b")
         .join(after.withColumn(PRESENT, lit(true)).as("a"), keys.match("b", "a"), "full_outer");
     return joined.select(select.toArray(Column[]::new))
         .where(col(ACTION).isNotNull());

@@ -56,7 +56,7 @@ final class SnapshotHistory {
     Column hasOld = col("o", OLD).isNotNull();
     Column hasNew = col("s", NEW).isNotNull();
     Column continues = hasNew.and(sameTracked);
-    Dataset<Row> joined = keys.target(open).withColumn(OLD, lit(true)).as("o")
+    Dataset<Row> joined = open.withColumn(OLD, lit(true)).as("o")
         .join(snapshot.withColumn(NEW, lit(true)).as("s"), keys.match("o", "s"), "full_outer");
     List<Column> kept = new ArrayList<>();
     for (String name : columns.targetSchema().fieldNames()) {

@@ -30,7 +30,6 @@ final class SnapshotKeys {
   private final List<String> keys;
   private final boolean checked;
   private final boolean versions;
-  private Dataset<Row> target;
 
   private SnapshotKeys(List<String> keys, boolean checked, boolean versions) {
     this.keys = List.copyOf(keys);
@@ -49,12 +48,6 @@ final class SnapshotKeys {
   /** Keys checked beforehand. */
   static SnapshotKeys unchecked(List<String> keys) {
     return new SnapshotKeys(keys, false, false);
-  }
-
-  /** The target's rows that the comparison reads (for SCD type 2, its open versions): {@link #tallies} counts them. */
-  Dataset<Row> target(Dataset<Row> rows) {
-    target = rows;
-    return rows;
   }
 
   /** The join of a target row (alias {@code target}) with a snapshot row (alias {@code snapshot}). */
@@ -80,10 +73,11 @@ final class SnapshotKeys {
 
   /**
    * What the job that counts the comparison's {@code changes} counts for the check, none when
-   * unchecked: the target's rows, the keys inserted more than once, the inserts of keys the
-   * target lacks, and the target's rows the snapshot lacks.
+   * unchecked: the {@code target} rows it compared (for SCD type 2, the open versions), the keys
+   * inserted more than once, the inserts of keys the target lacks, and the target's rows the
+   * snapshot lacks.
    */
-  List<Tally> tallies(Dataset<Row> changes) {
+  List<Tally> tallies(Dataset<Row> target, Dataset<Row> changes) {
     if (!checked) {
       return List.of();
     }

@@ -169,17 +169,17 @@ final class SnapshotSink implements BatchSink {
     Column at = lit(version).cast(columns.sequenceType());
     DeltaTarget target = DeltaTarget.table(run.target().name());
     List<String> match = new ArrayList<>(columns.keys());
+    Dataset<Row> compared;
     Dataset<Row> changes;
     if (mode.scdType().keepsHistory()) {
       match.add(AutoCdcColumns.START_AT);
-      Dataset<Row> open = target.readPinned(session)
+      compared = target.readPinned(session)
           .where(col(AutoCdcColumns.END_AT).isNull())
           .select(ColumnNames.cols(List.of(columns.targetSchema().fieldNames())));
-      changes = SnapshotHistory.changes(open, rows, at, columns, keys);
+      changes = SnapshotHistory.changes(compared, rows, at, columns, keys);
     } else {
-      Dataset<Row> before = target.readPinned(session)
-          .select(ColumnNames.cols(List.of(rows.columns())));
-      changes = KeyedDiff.changes(before, rows, keys, columns.values());
+      compared = target.readPinned(session).select(ColumnNames.cols(List.of(rows.columns())));
+      changes = KeyedDiff.changes(compared, rows, keys, columns.values());
     }
     if (shared.isPresent()) {
       changes = shared.get().withoutNewerKeys(session, changes, at);
@@ -188,7 +188,7 @@ final class SnapshotSink implements BatchSink {
       Dataset<Row> diff = persisted.keep(changes);
       List<Tally> tallies = new ArrayList<>(List.of(Tally.of(diff, KeyedDiff.is(KeyedDiff.INSERT),
           KeyedDiff.is(KeyedDiff.UPDATE), KeyedDiff.is(KeyedDiff.DELETE), KeyedDiff.is(KeyedDiff.REFUSED))));
-      tallies.addAll(keys.tallies(diff));
+      tallies.addAll(keys.tallies(compared, diff));
       List<long[]> tallied = List.of(Tally.countAll(tallies.toArray(Tally[]::new)));
       long[] counts = tallied.get(0);
       long rowCount = checkedRows.getAsLong();

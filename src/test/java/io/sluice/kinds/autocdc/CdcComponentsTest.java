@@ -80,7 +80,7 @@ class CdcComponentsTest {
     SnapshotKeys keys = SnapshotKeys.checked(List.of("id"), false);
     Dataset<Row> changes = KeyedDiff.changes(before, after, keys, List.of("v"));
     assertEquals(List.of("[2,c,U]"), sorted(changes), "a key twice, each time unchanged, sends nothing");
-    assertTrue(keys.metTwice(tallied(keys, changes), 3), "but the comparison met the target's row of key 1 twice");
+    assertTrue(keys.metTwice(tallied(keys, before, changes), 3), "but the comparison met the target's row of key 1 twice");
     Dataset<Row> withNull = rows(ROW, RowFactory.create(1, "a"), RowFactory.create(null, "n"));
     assertEquals(List.of("[2,b,D]", "[null,n,R]"), sorted(KeyedDiff.changes(before, withNull, SnapshotKeys.checked(List.of("id"), false),
         List.of("v"))), "a NULL key's row is refused");
@@ -92,20 +92,20 @@ class CdcComponentsTest {
     SnapshotKeys history = SnapshotKeys.checked(List.of("id"), true);
     Dataset<Row> versions = SnapshotHistory.changes(open, twice, lit(5), columns(List.of(), true), history);
     assertEquals(List.of("[2,b,1,5,U]", "[2,x,5,null,I]", "[3,c,1,5,U]", "[4,d,5,null,I]"), sorted(versions));
-    assertTrue(history.metTwice(tallied(history, versions), 4), "SCD 2 alike: a changed key, a gone one and a new one beside it");
+    assertTrue(history.metTwice(tallied(history, open, versions), 4), "SCD 2 alike: a changed key, a gone one and a new one beside it");
     SnapshotKeys once = SnapshotKeys.checked(List.of("id"), true);
     Dataset<Row> sound = SnapshotHistory.changes(open, rows(ROW, RowFactory.create(1, "a"), RowFactory.create(2, "x"),
         RowFactory.create(4, "d")), lit(5), columns(List.of(), true), once);
-    assertFalse(once.metTwice(tallied(once, sound), 3), "unique keys are not met twice");
+    assertFalse(once.metTwice(tallied(once, open, sound), 3), "unique keys are not met twice");
 
     SnapshotKeys newKey = SnapshotKeys.checked(List.of("id"), false);
     Dataset<Row> inserts = KeyedDiff.changes(before, rows(ROW, RowFactory.create(3, "x"), RowFactory.create(3, "y")), newKey,
         List.of("v"));
-    assertTrue(newKey.metTwice(tallied(newKey, inserts), 2), "a new key twice: inserted twice");
+    assertTrue(newKey.metTwice(tallied(newKey, before, inserts), 2), "a new key twice: inserted twice");
     SnapshotKeys unique = SnapshotKeys.checked(List.of("id"), false);
     Dataset<Row> updates = KeyedDiff.changes(before, rows(ROW, RowFactory.create(2, "x"), RowFactory.create(3, "y")), unique,
         List.of("v"));
-    assertFalse(unique.metTwice(tallied(unique, updates), 2), "unique keys are not met twice");
+    assertFalse(unique.metTwice(tallied(unique, before, updates), 2), "unique keys are not met twice");
   }
 
   @Test
@@ -153,8 +153,8 @@ class CdcComponentsTest {
     return spark.createDataFrame(List.of(rows), schema);
   }
 
-  private static List<long[]> tallied(SnapshotKeys keys, Dataset<Row> changes) {
-    return List.of(Tally.countAll(keys.tallies(changes).toArray(Tally[]::new)));
+  private static List<long[]> tallied(SnapshotKeys keys, Dataset<Row> target, Dataset<Row> changes) {
+    return List.of(Tally.countAll(keys.tallies(target, changes).toArray(Tally[]::new)));
   }
 
   private static List<String> sorted(Dataset<Row> rows) {
