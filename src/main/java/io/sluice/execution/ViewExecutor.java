@@ -1,7 +1,6 @@
 package io.sluice.execution;
 
 import io.sluice.graph.DatasetType;
-import io.sluice.sql.SqlFlowQuery;
 
 /**
  * Publishes a view. A temporary view is registered in the session for the flows that
@@ -14,9 +13,8 @@ public final class ViewExecutor implements FlowExecutor {
       run.buildQuery().createOrReplaceTempView(run.target().name().name());
       return;
     }
-    if (!(run.flow().definition().query() instanceof SqlFlowQuery sql)) {
-      throw new IllegalStateException("a persisted view is defined in SQL");
-    }
-    run.withFlowConf(() -> run.spark().sql("CREATE OR REPLACE VIEW " + run.target().name().quoted() + " AS " + sql.text()));
+    String text = run.flow().definition().query().sqlText()
+        .orElseThrow(() -> new IllegalStateException("a persisted view is defined in SQL"));
+    run.withFlowConf(() -> run.spark().sql("CREATE OR REPLACE VIEW " + run.target().name().quoted() + " AS " + text));
   }
 }

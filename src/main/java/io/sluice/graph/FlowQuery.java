@@ -1,5 +1,6 @@
 package io.sluice.graph;
 
+import java.util.Optional;
 import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
 
@@ -7,4 +8,9 @@ import org.apache.spark.sql.Row;
 @FunctionalInterface
 public interface FlowQuery {
   Dataset<Row> build(FlowResolution resolution);
+
+  /** The query's text when it is written in SQL (a persisted view is created from it). */
+  default Optional<String> sqlText() {
+    return Optional.empty();
+  }
 }

@@ -49,6 +49,11 @@ public record SqlFlowQuery(
     this(text, origin, catalog, database, baseDir, Map.of());
   }
 
+  @Override
+  public Optional<String> sqlText() {
+    return Optional.of(text);
+  }
+
   /** The same query, with {@code function} returning {@code value}. */
   SqlFlowQuery binding(String function, SnapshotVersionFunctions.Bound value) {
     return new SqlFlowQuery(text, origin, catalog, database, baseDir, Map.of(function, value));

@@ -4,7 +4,6 @@ import io.sluice.common.Ahead;
 import io.sluice.graph.DataflowGraph;
 import io.sluice.graph.FlowDefinition;
 import io.sluice.session.SparkSessions;
-import io.sluice.sql.SqlFlowQuery;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.regex.Pattern;
 import org.apache.spark.sql.catalyst.util.CollationSupport;
@@ -28,7 +27,7 @@ final class CaseMappings {
 
   static void buildAheadIfCalled(DataflowGraph graph) {
     boolean called = graph.flows().stream().map(FlowDefinition::query)
-        .anyMatch(query -> query instanceof SqlFlowQuery sql && CALL.matcher(sql.text()).find());
+        .flatMap(query -> query.sqlText().stream()).anyMatch(text -> CALL.matcher(text).find());
     if (called && !SparkSessions.submitted() && STARTED.compareAndSet(false, true)) {
       Ahead.start("case-mappings", () -> CollationSupport.Lower.execBinaryICU(UTF8String.fromString("Sluice")));
     }

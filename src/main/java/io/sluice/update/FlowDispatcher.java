@@ -11,7 +11,9 @@ import java.util.concurrent.CompletionService;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorCompletionService;
 import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
+import java.util.concurrent.SynchronousQueue;
+import java.util.concurrent.ThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Predicate;
 
@@ -24,6 +26,14 @@ import java.util.function.Predicate;
  * on the caller's thread.
  */
 final class FlowDispatcher {
+  /**
+   * The flows' threads, kept from round to round and update to update: the embedded metastore
+   * keeps a store per thread, and a thread's first catalog call builds it (Hive's configuration
+   * of about a thousand settings, parsed anew, and a database session). A pool per round paid
+   * that again in every round: a fifth of the CPU of an idle continuous run's rounds.
+   */
+  private static final ExecutorService THREADS = flowThreads();
+
   private final int limit;
 
   /** Runs one flow; {@code ownThread} says whether beside others, on a thread of its own. */
@@ -43,13 +53,7 @@ final class FlowDispatcher {
       return;
     }
     Map<ResolvedFlow, List<ResolvedFlow>> waitsFor = dependencies(flows);
-    AtomicInteger threads = new AtomicInteger();
-    ExecutorService pool = Executors.newFixedThreadPool(limit, r -> {
-      Thread thread = new Thread(r, "sluice-flow-" + threads.incrementAndGet());
-      thread.setDaemon(true);
-      return thread;
-    });
-    CompletionService<ResolvedFlow> done = new ExecutorCompletionService<>(pool);
+    CompletionService<ResolvedFlow> done = new ExecutorCompletionService<>(THREADS);
     // By identity: a resolved flow is a record whose hash would walk its whole definition.
     Set<ResolvedFlow> started = Collections.newSetFromMap(new IdentityHashMap<>());
     Set<ResolvedFlow> finished = Collections.newSetFromMap(new IdentityHashMap<>());
@@ -61,15 +65,18 @@ final class FlowDispatcher {
           if (started.contains(flow) || !finished.containsAll(waitsFor.get(flow))) {
             continue;
           }
-          started.add(flow);
           if (onCaller.test(flow)) {
+            started.add(flow);
             step.run(flow, false);
             finished.add(flow);
             ranOnCaller = true;
             break;
           }
-          done.submit(() -> step.run(flow, true), flow);
-          running++;
+          if (running < limit) {
+            started.add(flow);
+            done.submit(() -> step.run(flow, true), flow);
+            running++;
+          }
         }
         if (ranOnCaller) {
           continue;
@@ -88,9 +95,17 @@ final class FlowDispatcher {
         throw error;
       }
       throw new IllegalStateException(e.getCause());
-    } finally {
-      pool.shutdown();
     }
+  }
+
+  /** Daemon threads that end after ten idle minutes (a continuous run's longest usual trigger interval is shorter). */
+  private static ExecutorService flowThreads() {
+    AtomicInteger threads = new AtomicInteger();
+    return new ThreadPoolExecutor(0, Integer.MAX_VALUE, 10, TimeUnit.MINUTES, new SynchronousQueue<>(), r -> {
+      Thread thread = new Thread(r, "sluice-flow-" + threads.incrementAndGet());
+      thread.setDaemon(true);
+      return thread;
+    });
   }
 
   /** For each flow, the flows before it that write what it reads or write its target. */

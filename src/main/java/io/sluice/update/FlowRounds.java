@@ -123,10 +123,20 @@ final class FlowRounds {
       return;
     }
     SparkSession session = ownThread ? ((org.apache.spark.sql.classic.SparkSession) spark).cloneSession() : spark;
-    UpdateContext context = new UpdateContext(session, events,
-        (dataset, streaming) -> readTable(session, graph.graph(), dataset, streaming), roundStart, rounds == 1, stop::requested);
-    if (runFlow(new FlowRun(context, graph, flow, tally.metrics), tally, rounds == 1) == FlowState.FAILED) {
-      broken.add(flow.target());
+    // A flow thread serves update after update: what Delta reads from the active session is this flow's.
+    if (ownThread) {
+      SparkSession.setActiveSession(session);
+    }
+    try {
+      UpdateContext context = new UpdateContext(session, events,
+          (dataset, streaming) -> readTable(session, graph.graph(), dataset, streaming), roundStart, rounds == 1, stop::requested);
+      if (runFlow(new FlowRun(context, graph, flow, tally.metrics), tally, rounds == 1) == FlowState.FAILED) {
+        broken.add(flow.target());
+      }
+    } finally {
+      if (ownThread) {
+        SparkSession.clearActiveSession();
+      }
     }
     events.flushIfOlderThan(EVENT_FLUSH_INTERVAL);
   }

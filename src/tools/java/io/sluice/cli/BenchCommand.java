@@ -49,10 +49,24 @@ public final class BenchCommand implements Callable<Integer>, ToolCommand {
         description = "Where the scratch pipelines keep their storage, e.g. s3a://bucket/bench (default: in the scratch folder).")
     String storage;
 
+    @Spec CommandSpec spec;
+
     abstract void run(SparkSession spark, Path root);
+
+    /** {@code --rows} when it is not given: the benchmarks of small updates take fewer. */
+    long defaultRows() {
+      return 10_000_000;
+    }
+
+    /** Refuses {@code rows} this benchmark cannot take. */
+    void checkRows() {}
 
     @Override
     public Integer call() throws Exception {
+      if (!spec.commandLine().getParseResult().hasMatchedOption("--rows")) {
+        rows = defaultRows();
+      }
+      checkRows();
       Path root = dir != null ? dir : Files.createTempDirectory("sluice-bench");
       SparkSession.Builder builder = SparkSession.builder().appName("sluice bench");
       if (!SparkSessions.submitted()) {
@@ -140,21 +154,18 @@ public final class BenchCommand implements Callable<Integer>, ToolCommand {
   @Command(name = "continuous",
       description = "A continuous update (append, materialized view, AUTO CDC; 1-second triggers): how long a landed file takes to reach each table.")
   static final class Continuous extends Benchmark {
-    @Spec CommandSpec spec;
-
-    /** The first landing's rows when {@code --rows} is not given: the other benchmarks' default is too many for one file. */
-    private static final long DEFAULT_ROWS = 100_000;
+    /** The first landing's rows: the other benchmarks' default is too many for one file. */
+    @Override
+    long defaultRows() {
+      return 100_000;
+    }
 
     @Override
-    public Integer call() throws Exception {
-      if (!spec.commandLine().getParseResult().hasMatchedOption("--rows")) {
-        rows = DEFAULT_ROWS;
-      }
+    void checkRows() {
       if (rows < 50 || rows > 1_000_000) {
         throw new ParameterException(spec.commandLine(), "bench continuous lands its first rows as one JSON file and"
             + " updates 50 keys per landing: give --rows from 50 to 1000000 (e.g. --rows 100000)");
       }
-      return super.call();
     }
 
     @Override
@@ -167,17 +178,13 @@ public final class BenchCommand implements Callable<Integer>, ToolCommand {
       description = "A pipeline test's updates through the test kit against the same updates through a plain update;"
           + " --rows is the rows of each update (default 100).")
   static final class PipelineTest extends Benchmark {
-    @Spec CommandSpec spec;
-
     @Option(names = "--rounds", defaultValue = "4", description = "Rounds after the warm-up (default ${DEFAULT-VALUE}).")
     int rounds;
 
+    /** Rows per update: a test gives a few rows, not the other benchmarks' millions. */
     @Override
-    public Integer call() throws Exception {
-      if (!spec.commandLine().getParseResult().hasMatchedOption("--rows")) {
-        rows = 100; // rows per update: a test gives a few rows, not the other benchmarks' millions
-      }
-      return super.call();
+    long defaultRows() {
+      return 100;
     }
 
     @Override
