@@ -118,6 +118,14 @@ public final class FlowRun {
   }
 
   /**
+   * Says that the flow has work to do in this round, which it knows only once it has looked at its
+   * sources: what its batches will need is prepared from here on ({@link CaseMappings}).
+   */
+  public void starting() {
+    CaseMappings.buildAheadIfCalled(flow.definition());
+  }
+
+  /**
    * Records that the flow found nothing new to do; said in an update's first round only, not in
    * every round of a continuous update.
    */

@@ -34,6 +34,7 @@ public final class MaterializedViewExecutor implements FlowExecutor {
         run.unchanged("its inputs have no new version since its last refresh: not recomputed", Map.of("recomputed", false));
         return null;
       }
+      run.starting();
       run.processBatch(query, 0, (rows, batchId, count) -> {
         DeltaWrites.overwrite(rows, table);
         return BatchSink.Written.all(count);

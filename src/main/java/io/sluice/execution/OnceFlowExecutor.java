@@ -25,6 +25,7 @@ public final class OnceFlowExecutor implements FlowExecutor {
     if (marker.done()) {
       return;
     }
+    run.starting();
     BatchSink sink = sinks.create(run, run.target().name().quoted(), BatchLog.open(checkpoints, run));
     boolean begun = BatchLog.unfinished(checkpoints, run.target().name(), run.flow().name()).isPresent();
     OnceInput input = OnceInput.open(run.spark(), checkpoints.location(run.target().name(), run.flow().name()), begun);

@@ -56,6 +56,7 @@ public final class StreamingFlowExecutor implements FlowExecutor {
       run.unchanged("its sources have no new version since it last read them: not started", Map.of("started", false));
       return;
     }
+    run.starting();
     BatchSink sink = sinks.create(run, run.target().name().quoted(), BatchLog.open(checkpoints, run));
     StreamingQuery query = run.withFlowConf(() -> start(stream, checkpoint, run, sink));
     await(query);

@@ -104,7 +104,6 @@ public final class PipelineUpdate {
     try {
       updateProgress("INITIALIZING");
       DataflowGraph definitions = LibraryLoader.load(spec);
-      CaseMappings.buildAheadIfCalled(definitions);
       ResolvedGraph graph = resolve(spark, definitions);
       recordDefinitions(graph);
       RefreshSelection selection = RefreshSelection.of(spark, graph, options,

@@ -13,11 +13,14 @@ import java.nio.file.Path;
 import javax.xml.parsers.DocumentBuilderFactory;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 import org.w3c.dom.Element;
 
 /**
- * {@code sluice test} on the shared session: the AUTO CDC example's own tests pass, a mistake
- * planted in its SQL fails them with a diff a person reads, and a test file that cannot run is
+ * {@code sluice test} on the shared session: every example's own tests pass (the replace-using
+ * example's as a process too, in {@code TestCommandE2E}), a mistake planted in the AUTO CDC
+ * example's SQL fails them with a diff a person reads, and a test file that cannot run is
  * refused before anything runs.
  */
 class TestCommandTest {
@@ -36,6 +39,18 @@ class TestCommandTest {
     CommandResult dryRun = IN_PROCESS.ok(dir, "dry-run");
     assertTrue(dryRun.stdout().endsWith("3 tests in tests/: each gives rows to sources the pipeline reads and checks what it defines\n"),
         dryRun::toString);
+  }
+
+  /** The Kafka example's tests need no broker: in a test its topics are tables. */
+  @ParameterizedTest
+  @ValueSource(strings = {"quickstart", "snapshot-cdc", "kafka"})
+  void eachExamplesTestsPass(String example) {
+    PipelineFolder.copyOf(Path.of("examples", example).toAbsolutePath(), dir);
+    CommandResult result = IN_PROCESS.ok(dir, "test");
+    long passed = result.stdout().lines().filter(l -> l.startsWith("PASS  ")).count();
+    assertTrue(passed >= 1, result::toString);
+    assertTrue(result.stdout().endsWith(passed + (passed == 1 ? " test: " : " tests: ") + passed + " passed, 0 failed\n"), result::toString);
+    assertFalse(Files.exists(dir.resolve(".sluice")), "the example's own storage is not touched");
   }
 
   @Test

@@ -56,6 +56,7 @@ public final class SnapshotFlowExecutor implements FlowExecutor {
         run.unchanged("its source has not changed since its last snapshot; not read", Map.of("snapshot", log.nextNumber() - 1));
         break;
       }
+      run.starting();
       Object version = checkVersion(run, next.get().version(), last);
       SnapshotEntry entry = new SnapshotEntry(
           log.nextNumber(), version, DeltaTarget.table(run.target().name()).version(run.spark()), Optional.empty());

@@ -28,6 +28,7 @@ public final class ReplaceWhereExecutor implements FlowExecutor {
 
   @Override
   public void execute(FlowRun run) {
+    run.starting();
     String table = run.target().name().quoted();
     BatchSink replace = new BatchSink() {
       @Override
