@@ -40,7 +40,7 @@ import org.junit.jupiter.api.io.TempDir;
  * addresses fail at once with one line; the driver and a worker are killed mid-update; every
  * table ends with exactly the rows of a complete run ({@link ExampleTables}).
  */
-@Order(1) // among the longest end-to-end tests: started first (see the pom)
+@Order(1) // among the longest end-to-end tests: taken first by the thread that works from the front (see the pom)
 class ClusterE2E {
   private static final Path SCRIPT = Sluice.REPO.resolve("bin/sluice-local-cluster");
   private static final List<String> EXAMPLES = List.of("quickstart", "auto-cdc", "snapshot-cdc");

@@ -30,7 +30,7 @@ import org.junit.jupiter.api.io.TempDir;
  * continuous run goes on, and every table ends exactly as an uninterrupted run would leave it,
  * the materialized view included.
  */
-@Order(3) // among the longest end-to-end tests: started first (see the pom)
+@Order(3) // among the longest end-to-end tests: taken first by the thread that works from the front (see the pom)
 class ContinuousE2E {
   /** How long a run may take to stop once asked: a bound against a hang, not a measure of speed. */
   private static final Duration STOP_TIMEOUT = Duration.ofMinutes(4);

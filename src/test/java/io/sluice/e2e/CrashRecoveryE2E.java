@@ -28,7 +28,7 @@ import org.junit.jupiter.api.io.TempDir;
  * the next run is killed too, once the bronze table is done and the downstream flows run;
  * the third run must leave every table exactly as an uninterrupted run would.
  */
-@Order(4) // among the longest end-to-end tests: started first (see the pom)
+@Order(4) // among the longest end-to-end tests: taken first by the thread that works from the front (see the pom)
 class CrashRecoveryE2E {
   static final int FILES = 8;
 

@@ -37,7 +37,7 @@ import org.junit.jupiter.api.io.TempDir;
  * at least once, and once after a downstream de-duplication by key; the handler got its
  * retried batch with the same id and rows.
  */
-@Order(2) // among the longest end-to-end tests: started first (see the pom)
+@Order(2) // among the longest end-to-end tests: taken first by the thread that works from the front (see the pom)
 class KafkaCrashE2E {
   private static final int ORDERS = 240;
   @TempDir Path dir;
