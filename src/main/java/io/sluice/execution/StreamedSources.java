@@ -63,12 +63,12 @@ final class StreamedSources {
     if (versions.isEmpty() || !file.readIfExists().map(String::trim).equals(versions)) {
       return false;
     }
-    long begun = lastBatch("offsets");
-    return begun >= 0 && begun == lastBatch("commits");
+    long begun = lastBatch(checkpoint, "offsets");
+    return begun >= 0 && begun == lastBatch(checkpoint, "commits");
   }
 
-  /** The highest batch number in one of Spark's logs in the checkpoint; -1 for none. */
-  private long lastBatch(String log) {
+  /** The highest batch number in one of Spark's logs ({@code offsets}, {@code commits}) in a checkpoint; -1 for none. */
+  static long lastBatch(StoragePath checkpoint, String log) {
     return checkpoint.resolve(log).list().stream()
         .map(StoragePath::name)
         .filter(name -> name.matches("\\d+"))
@@ -145,12 +145,7 @@ final class StreamedSources {
    * is not in the version's checksum (reading it otherwise would cost a Spark job).
    */
   private static Optional<String> deltaTable(SparkSession spark, DataSource source) {
-    if (!source.className().toLowerCase(Locale.ROOT).contains("delta")) {
-      return Optional.empty();
-    }
-    Optional<String> location = source.catalogTable().isDefined()
-        ? Optional.of(source.catalogTable().get().location().toString())
-        : Optional.ofNullable(source.options().getOrElse("path", () -> null));
+    Optional<String> location = deltaLocation(source);
     if (location.isEmpty()) {
       return Optional.empty();
     }
@@ -159,5 +154,15 @@ final class StreamedSources {
       return Optional.empty();
     }
     return Optional.of(location.get() + " " + snapshot.checksumOpt().get().metadata().id() + " " + snapshot.version());
+  }
+
+  /** Where a Delta source's table is: its catalog table's location, or its path; empty for another format. */
+  static Optional<String> deltaLocation(DataSource source) {
+    if (!source.className().toLowerCase(Locale.ROOT).contains("delta")) {
+      return Optional.empty();
+    }
+    return source.catalogTable().isDefined()
+        ? Optional.of(source.catalogTable().get().location().toString())
+        : Optional.ofNullable(source.options().getOrElse("path", () -> null));
   }
 }

@@ -58,7 +58,7 @@ public final class StreamingFlowExecutor implements FlowExecutor {
     }
     run.starting();
     BatchSink sink = sinks.create(run, run.target().name().quoted(), BatchLog.open(checkpoints, run));
-    StreamingQuery query = run.withFlowConf(() -> start(stream, checkpoint, run, sink));
+    StreamingQuery query = run.withFlowConf(() -> start(NewStreamStart.apply(run.spark(), stream, checkpoint), checkpoint, run, sink));
     await(query);
     sink.finish();
     SmallFiles.compactIfMany(run);
