@@ -98,10 +98,12 @@ final class NewStreamStart {
    * the schema and partitioning, such as a table property, counts as nothing).
    */
   private static boolean onlyAppended(SparkSession spark, DataSource source) {
-    Map<String, String> options = CollectionConverters.asJava(source.options());
-    if (options.keySet().stream().map(k -> k.toLowerCase(Locale.ROOT))
-            .anyMatch(k -> k.startsWith("starting") || k.equals("readchangefeed") || k.equals("readchangedata"))) {
-      return false;
+    for (Map.Entry<String, String> option : CollectionConverters.asJava(source.options()).entrySet()) {
+      String key = option.getKey().toLowerCase(Locale.ROOT);
+      boolean changeFeed = (key.equals("readchangefeed") || key.equals("readchangedata")) && option.getValue().equalsIgnoreCase("true");
+      if (key.startsWith("starting") || changeFeed) {
+        return false;
+      }
     }
     Optional<String> location = StreamedSources.deltaLocation(source);
     if (location.isEmpty()) {

@@ -21,13 +21,15 @@ class NewStreamStartTest {
 
   @Test
   void aStreamOfAnAppendedTableStartsAtItsFirstVersionAndResumesFromThere() {
-    TestPipeline p = pipelineOver("INSERT INTO %s VALUES (1)", "INSERT INTO %s VALUES (2), (3)");
-    assertEquals(List.of(), sourceJobs(p), "the first batch is cut from the commits, with no job");
-    assertEquals(List.of("[1]", "[2]", "[3]"), p.rows("SELECT id FROM mirror ORDER BY id"));
+    TestPipeline p = pipelineOver("INSERT INTO %s VALUES (1)", "INSERT INTO %s VALUES (2), (3)")
+        .write("transformations/copy.sql", "CREATE STREAMING TABLE copy AS SELECT id FROM STREAM(mirror);"); // a table of the pipeline, streamed
+    assertEquals(List.of(), sourceJobs(p), "each first batch is cut from the commits, with no job");
+    assertEquals(List.of("[1]", "[2]", "[3]"), p.rows("SELECT id FROM copy ORDER BY id"));
 
     p.spark().sql("INSERT INTO " + p.database() + ".outside VALUES (4)");
-    assertEquals(List.of(), sourceJobs(p), "the restart reads the first batch's commits again, with no job");
+    assertEquals(List.of(), sourceJobs(p), "a restart reads its first batch's commits again, with no job");
     assertEquals(List.of("[1]", "[2]", "[3]", "[4]"), p.rows("SELECT id FROM mirror ORDER BY id"), "each row once");
+    assertEquals(List.of("[1]", "[2]", "[3]", "[4]"), p.rows("SELECT id FROM copy ORDER BY id"), "each row once");
   }
 
   @Test
