@@ -70,6 +70,7 @@ public enum ErrorClass {
   RESET_NOT_ALLOWED("a full refresh of a table with `'pipelines.reset.allowed' = 'false'`"),
   FULL_REFRESH_ORPHANS_STREAM("a full refresh of a table that other tables stream from, without them"),
   TABLE_DROPPED_OUTSIDE("a table was dropped outside the pipeline, and tables of it stream from it: the full refresh the message names rebuilds them together"),
+  TABLE_FOLDER_NOT_EMPTY("a table the catalog does not hold has a folder with files in it (a table dropped from the catalog outside the pipeline)"),
   CHECKPOINT_LOST("a flow's checkpoint was deleted outside the pipeline while its table holds the rows the flow wrote: the full refresh the message names rebuilds the table"),
   UPDATE_ALREADY_RUNNING("another process holds the pipeline's lock"),
   STORAGE_NOT_WRITABLE("the pipeline's storage folder cannot be created or written (permissions, a file in the way)"),

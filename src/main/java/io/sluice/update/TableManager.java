@@ -6,6 +6,7 @@ import io.sluice.common.Identifiers;
 import io.sluice.common.SqlStrings;
 import io.sluice.execution.Checkpoints;
 import io.sluice.execution.DeltaTarget;
+import io.sluice.execution.TableCreation;
 import io.sluice.graph.ChangeFeed;
 import io.sluice.graph.DatasetDefinition;
 import io.sluice.graph.DatasetName;
@@ -65,7 +66,7 @@ final class TableManager {
       if (toClear.contains(table.name())) {
         clear(table, schema);
       } else if (!spark.catalog().tableExists(table.name().quoted())) {
-        spark.sql(createStatement(table, schema, false));
+        TableCreation.create(spark, table.name(), table.origin(), createStatement(table, schema, false));
       } else {
         evolve(table, schema);
       }
@@ -95,7 +96,7 @@ final class TableManager {
   }
 
   private void clear(DatasetDefinition table, StructType schema) {
-    fullRefresh(table, () -> spark.sql(createStatement(table, schema, true)));
+    fullRefresh(table, () -> TableCreation.create(spark, table.name(), table.origin(), createStatement(table, schema, true)));
   }
 
   /** A full refresh of a sink forgets what its flows read; what they wrote stays where it went. */

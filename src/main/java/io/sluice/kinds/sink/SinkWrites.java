@@ -8,6 +8,7 @@ import io.sluice.execution.DeltaTarget;
 import io.sluice.execution.DeltaWrites;
 import io.sluice.execution.FlowFailedException;
 import io.sluice.execution.FlowRun;
+import io.sluice.execution.TableCreation;
 import io.sluice.graph.DatasetDefinition;
 import io.sluice.graph.DatasetName;
 import io.sluice.graph.ResolvedGraph;
@@ -76,7 +77,8 @@ public final class SinkWrites {
     } else {
       DatasetName name = DatasetName.of(SparkPlans.parseName(spark, source.option(SinkDestination.DataSource.TABLE_NAME).orElseThrow()),
           run.graph().defaultCatalog(), run.graph().defaultDatabase());
-      spark.sql("CREATE TABLE IF NOT EXISTS " + name.quoted() + " (" + run.targetSchema().toDDL() + ") USING delta");
+      TableCreation.create(spark, name, run.target().origin(),
+          "CREATE TABLE IF NOT EXISTS " + name.quoted() + " (" + run.targetSchema().toDDL() + ") USING delta");
       target = DeltaTarget.table(name);
       table = name.quoted();
     }
