@@ -4,6 +4,8 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.sluice.common.Ahead;
+import io.sluice.common.Identifiers;
+import io.sluice.delta.NewTableSession;
 import io.sluice.spec.Storage;
 import io.sluice.storage.StoragePath;
 import java.sql.Timestamp;
@@ -46,6 +48,8 @@ public final class EventLog {
   private final List<PipelineEvent> buffer = new ArrayList<>();
   private final List<EventListener> listeners = new CopyOnWriteArrayList<>();
   private final EventSpool spool;
+  /** Whether the log's table is known to exist. */
+  private boolean created;
   private long sequence;
 
   /** The log of a new update; what killed updates left unlogged is logged first (the caller holds the pipeline's lock). */
@@ -138,6 +142,12 @@ public final class EventLog {
     if (buffer.isEmpty()) {
       return;
     }
+    if (!created && !location.isDeltaTable()) {
+      // Created empty first: a first commit that adds files costs Delta a job (NewTableSession).
+      NewTableSession.of(spark).sql("CREATE TABLE IF NOT EXISTS delta." + Identifiers.quote(location.toString())
+          + " (" + SCHEMA.toDDL() + ") USING delta");
+    }
+    created = true;
     List<Row> rows = buffer.stream().map(this::toRow).toList();
     spark.createDataFrame(rows, SCHEMA).write().format("delta").mode("append").save(location.toString());
     buffer.clear();

@@ -4,6 +4,7 @@ import io.sluice.ErrorClass;
 import io.sluice.Origin;
 import io.sluice.SluiceException;
 import io.sluice.common.SparkErrors;
+import io.sluice.delta.NewTableSession;
 import io.sluice.graph.DatasetName;
 import io.sluice.storage.StoragePath;
 import java.util.ArrayList;
@@ -22,6 +23,8 @@ import org.apache.spark.sql.SparkSession;
  * is not empty, on every later update. When all the folder holds is a transaction log of at most
  * that first commit, with no data file, it holds no row: Sluice removes it and creates the table
  * again. Anything more is refused with the folder's name, for the user to look at.
+ *
+ * <p>Creates run in {@link NewTableSession a session that spares a new table a Spark job}.
  */
 public final class TableCreation {
   private static final String NON_EMPTY_LOCATION = "DELTA_CREATE_TABLE_WITH_NON_EMPTY_LOCATION";
@@ -36,8 +39,9 @@ public final class TableCreation {
    * catalog does not hold, after removing what an interrupted creation of it left.
    */
   public static void create(SparkSession spark, DatasetName name, Origin origin, String statement) {
+    SparkSession creator = NewTableSession.of(spark);
     try {
-      spark.sql(statement);
+      creator.sql(statement);
     } catch (Exception e) { // Spark's Scala code throws its checked AnalysisException undeclared
       SparkThrowable refused = nonEmptyLocation(e).orElseThrow(() -> SparkErrors.unchecked(e));
       StoragePath folder = StoragePath.at(spark, refused.getMessageParameters().get("tableLocation"));
@@ -47,7 +51,7 @@ public final class TableCreation {
             + " outside Sluice?): move the folder away or delete it, then run again");
       }
       folder.delete();
-      spark.sql(statement);
+      creator.sql(statement);
     }
   }
 

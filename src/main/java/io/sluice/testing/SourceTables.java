@@ -3,6 +3,7 @@ package io.sluice.testing;
 import io.sluice.ErrorClass;
 import io.sluice.Origin;
 import io.sluice.SluiceException;
+import io.sluice.delta.NewTableSession;
 import io.sluice.graph.ExternalSource;
 import io.sluice.graph.ExternalSources;
 import java.util.List;
@@ -53,7 +54,8 @@ final class SourceTables {
     if (dot > 0) {
       spark.sql("CREATE NAMESPACE IF NOT EXISTS " + table.substring(0, dot));
     }
-    spark.sql("CREATE TABLE " + table + " (" + schema.toDDL() + ") USING delta TBLPROPERTIES ('" + MADE_BY_TESTS + "' = 'true')");
+    NewTableSession.of(spark)
+        .sql("CREATE TABLE " + table + " (" + schema.toDDL() + ") USING delta TBLPROPERTIES ('" + MADE_BY_TESTS + "' = 'true')");
   }
 
   /** Empties {@code table}, which the kit made: a test starts with no rows in it. */

@@ -5,13 +5,18 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.sluice.Origin;
 import io.sluice.SluiceException;
+import io.sluice.graph.DatasetName;
+import io.sluice.testsupport.SharedSpark;
+import io.sluice.testsupport.SparkJobs;
 import io.sluice.testsupport.TestPipeline;
 import io.sluice.update.UpdateResult;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import org.apache.spark.sql.SparkSession;
 import org.apache.spark.sql.catalyst.TableIdentifier;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -61,6 +66,26 @@ class TableCreationTest {
     assertTrue(e.getMessage().contains("table 'raw' is not in the catalog, but its folder " + raw + " holds files"),
         e.getMessage());
     assertEquals(List.of("[7]"), p.rows("SELECT * FROM delta.`" + raw + "`"), "the folder's rows untouched");
+  }
+
+  /**
+   * A new table is created without a Spark job (Delta lists an empty table's files in one by
+   * default), and its first append costs what the next one does: the checksum the create left
+   * holds the table's (empty) file list, from which the append derives its own.
+   */
+  @Test
+  void aTableIsCreatedWithoutASparkJob() {
+    SparkSession spark = SharedSpark.session();
+    String database = TestPipeline.uniqueDatabase();
+    spark.sql("CREATE NAMESPACE " + database);
+    DatasetName name = new DatasetName("spark_catalog", database, "fresh");
+    List<String> creation = SparkJobs.descriptions(spark, () -> TableCreation.create(spark, name, new Origin("x.sql", 1, 1),
+        "CREATE TABLE " + name.quoted() + " (id INT) USING delta"));
+    assertEquals(List.of(), creation);
+    int first = SparkJobs.count(spark, () -> spark.sql("INSERT INTO " + name.quoted() + " VALUES (1)"));
+    int second = SparkJobs.count(spark, () -> spark.sql("INSERT INTO " + name.quoted() + " VALUES (2)"));
+    assertEquals(second, first, "the first append derives the file list from the create's checksum");
+    assertEquals(List.of("[1]", "[2]"), spark.table(name.quoted()).collectAsList().stream().map(Object::toString).sorted().toList());
   }
 
   /**

@@ -7,6 +7,7 @@ import static org.apache.spark.sql.functions.lit;
 import io.delta.tables.DeltaTable;
 import io.sluice.common.SparkErrors;
 import io.sluice.execution.DeltaTarget;
+import io.sluice.delta.NewTableSession;
 import io.sluice.storage.StoragePath;
 import java.time.Duration;
 import java.util.List;
@@ -38,7 +39,8 @@ final class CdcStateStore {
   static CdcStateStore open(SparkSession spark, StoragePath path, StructType schema) {
     if (!path.isDeltaTable()) {
       try {
-        spark.createDataFrame(List.of(), schema).write().format("delta").mode("ignore").save(path.toString());
+        SparkSession creator = NewTableSession.of(spark);
+        creator.createDataFrame(List.of(), schema).write().format("delta").mode("ignore").save(path.toString());
       } catch (Exception e) {
         throw SparkErrors.unchecked(e);
       }
