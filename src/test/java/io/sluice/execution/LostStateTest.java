@@ -24,13 +24,18 @@ class LostStateTest {
   @TempDir Path dir;
 
   private TestPipeline pipeline() {
+    return withRaw(dir, """
+        CREATE STREAMING TABLE evens AS SELECT * FROM STREAM(raw) WHERE id % 2 = 0;
+        CREATE STREAMING TABLE copy AS SELECT * FROM STREAM read_files('landing', format => 'json', schema => 'id INT');
+        """);
+  }
+
+  /** A pipeline in {@code dir} whose table {@code raw} streams ids 1 and 2 from JSON files, with {@code more} definitions. */
+  static TestPipeline withRaw(Path dir, String more) {
     return new TestPipeline(dir)
         .write("landing/a.json", "{\"id\": 1}\n{\"id\": 2}\n")
-        .sql("""
-            CREATE STREAMING TABLE raw AS SELECT * FROM STREAM read_files('landing', format => 'json', schema => 'id INT');
-            CREATE STREAMING TABLE evens AS SELECT * FROM STREAM(raw) WHERE id % 2 = 0;
-            CREATE STREAMING TABLE copy AS SELECT * FROM STREAM read_files('landing', format => 'json', schema => 'id INT');
-            """);
+        .sql("CREATE STREAMING TABLE raw AS SELECT * FROM STREAM read_files('landing', format => 'json', schema => 'id INT');\n"
+            + more);
   }
 
   @Test

@@ -31,13 +31,10 @@ class TableCreationTest {
   @TempDir Path dir;
 
   private TestPipeline pipeline() {
-    return new TestPipeline(dir)
-        .write("landing/a.json", "{\"id\": 1}\n{\"id\": 2}\n")
-        .sql("""
-            CREATE STREAMING TABLE raw AS SELECT * FROM STREAM read_files('landing', format => 'json', schema => 'id INT');
-            CREATE SINK copy USING delta OPTIONS (tableName = 'copied');
-            CREATE FLOW to_copy AS INSERT INTO copy BY NAME SELECT id FROM STREAM(raw);
-            """);
+    return LostStateTest.withRaw(dir, """
+        CREATE SINK copy USING delta OPTIONS (tableName = 'copied');
+        CREATE FLOW to_copy AS INSERT INTO copy BY NAME SELECT id FROM STREAM(raw);
+        """);
   }
 
   @Test
