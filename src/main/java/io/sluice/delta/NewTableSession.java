@@ -16,6 +16,7 @@ public final class NewTableSession {
 
   private NewTableSession() {}
 
+  /** A clone of {@code spark} (its settings and catalog), so that commits on other threads keep the option. */
   public static SparkSession of(SparkSession spark) {
     SparkSession session = ((org.apache.spark.sql.classic.SparkSession) spark).cloneSession();
     session.conf().set(FILE_LIST_IN_CHECKSUM, "false");

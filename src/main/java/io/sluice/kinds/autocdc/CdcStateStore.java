@@ -6,8 +6,8 @@ import static org.apache.spark.sql.functions.lit;
 
 import io.delta.tables.DeltaTable;
 import io.sluice.common.SparkErrors;
-import io.sluice.execution.DeltaTarget;
 import io.sluice.delta.NewTableSession;
+import io.sluice.execution.DeltaTarget;
 import io.sluice.storage.StoragePath;
 import java.time.Duration;
 import java.util.List;
