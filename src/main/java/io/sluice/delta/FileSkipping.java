@@ -64,6 +64,18 @@ public final class FileSkipping {
     return Optional.of(log.createDataFrame(snapshot, Scala.seq(kept), false, Option.empty()).where(predicate));
   }
 
+  /**
+   * The files of {@code snapshot} that may hold rows {@code condition} selects (all of them without
+   * one), when the version's checksum lists its files; empty when it does not.
+   */
+  static Optional<Seq<AddFile>> listed(SparkSession session, Snapshot snapshot, Optional<Expression> condition) {
+    Option<Seq<AddFile>> listed = listedFiles(snapshot);
+    if (listed.isEmpty()) {
+      return Optional.empty();
+    }
+    return Optional.of(condition.isEmpty() ? listed.get() : Scala.seq(matching(session, snapshot, listed.get(), condition.get())));
+  }
+
   /** The analyzed form of {@code predicate} over {@code rows}' columns. */
   public static Expression condition(Dataset<Row> rows, Column predicate) {
     return ((Filter) rows.where(predicate).queryExecution().analyzed()).condition();

@@ -1,6 +1,7 @@
 package io.sluice.session;
 
 import io.sluice.common.Ahead;
+import io.sluice.delta.SluiceSessionExtensions;
 import io.sluice.spec.PipelineSpec;
 import io.sluice.spec.Storage;
 import java.nio.file.Path;
@@ -72,7 +73,8 @@ public final class SparkSessions {
   /** Settings every Sluice session needs, embedded or not. */
   public static Map<String, String> sessionSettings() {
     return Map.of(
-        "spark.sql.extensions", "io.delta.sql.DeltaSparkSessionExtension",
+        // Sluice's first: its scans of small Delta tables are planned before Delta's rule would plan them.
+        "spark.sql.extensions", SluiceSessionExtensions.class.getName() + ",io.delta.sql.DeltaSparkSessionExtension",
         "spark.sql.catalog.spark_catalog", "org.apache.spark.sql.delta.catalog.DeltaCatalog",
         "spark.sql.streaming.schemaInference", "true",
         // Every batch of a flow plans the same queries again. Spark keeps 100 compiled classes,
