@@ -1,7 +1,8 @@
 /**
  * The one package that touches Delta Lake's internals: keyed batches written on Delta's own
  * transaction ({@link io.sluice.delta.KeyedCommit}), the way Delta's DELETE with deletion vectors
- * writes, instead of a MERGE.
+ * writes, instead of a MERGE; and scans of small tables planned from their version's checksum
+ * ({@link io.sluice.delta.ChecksumScans}).
  *
  * <p>These APIs are not Delta's public API and change between Delta releases: the version is
  * pinned in the build, and {@code KeyedCommitContractTest} checks the writer against Delta's own
