@@ -38,11 +38,11 @@ public final class FileSkipping {
    */
   public static Candidates forCommit(SparkSession session, OptimisticTransaction txn, Expression predicate) {
     Seq<Expression> filters = Scala.seq(List.of(predicate));
-    Optional<List<AddFile>> listed = fromChecksum(session, txn.snapshot(), predicate);
+    Optional<Seq<AddFile>> listed = listed(session, txn.snapshot(), Optional.of(predicate));
     if (listed.isEmpty()) {
       return new Candidates(txn.filterFiles(filters, true), false);
     }
-    Seq<AddFile> files = Scala.seq(listed.get());
+    Seq<AddFile> files = listed.get();
     txn.trackReadPredicates(filters, false, true);
     txn.trackFilesRead(files);
     return new Candidates(files, true);
@@ -79,11 +79,6 @@ public final class FileSkipping {
   /** The analyzed form of {@code predicate} over {@code rows}' columns. */
   public static Expression condition(Dataset<Row> rows, Column predicate) {
     return ((Filter) rows.where(predicate).queryExecution().analyzed()).condition();
-  }
-
-  private static Optional<List<AddFile>> fromChecksum(SparkSession session, Snapshot snapshot, Expression predicate) {
-    Option<Seq<AddFile>> listed = listedFiles(snapshot);
-    return listed.isEmpty() ? Optional.empty() : Optional.of(matching(session, snapshot, listed.get(), predicate));
   }
 
   /** The version's files as its checksum lists them, when it does and their statistics name columns as the table does. */
