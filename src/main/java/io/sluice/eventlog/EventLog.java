@@ -148,10 +148,15 @@ public final class EventLog {
           + " (" + SCHEMA.toDDL() + ") USING delta");
     }
     created = true;
-    List<Row> rows = buffer.stream().map(this::toRow).toList();
-    spark.createDataFrame(rows, SCHEMA).write().format("delta").mode("append").save(location.toString());
+    append(spark, location, buffer.stream().map(this::toRow).toList());
     buffer.clear();
     spool.committed();
+  }
+
+  /** Appends {@code rows} to the log at {@code location} in one commit. */
+  static void append(SparkSession spark, StoragePath location, List<Row> rows) {
+    // One task, one file: rows given to Spark are split over the cores, a file each.
+    spark.createDataFrame(rows, SCHEMA).coalesce(1).write().format("delta").mode("append").save(location.toString());
   }
 
   private synchronized void store(PipelineEvent event) {

@@ -145,7 +145,7 @@ final class EventSpool {
       List<Row> rows = new ArrayList<>(missing.collectAsList());
       interruption(events).ifPresent(rows::add);
       if (!rows.isEmpty()) {
-        spark.createDataFrame(rows, EventLog.SCHEMA).write().format("delta").mode("append").save(log.toString());
+        EventLog.append(spark, log, rows);
       }
       try {
         Files.delete(spooled);

@@ -10,6 +10,7 @@ import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.attribute.PosixFilePermissions;
+import java.util.ArrayList;
 import java.util.EnumSet;
 import java.util.List;
 import org.apache.hadoop.conf.Configuration;
@@ -18,8 +19,10 @@ import org.apache.hadoop.fs.FSDataOutputStream;
 import org.apache.hadoop.fs.FileContext;
 import org.apache.hadoop.fs.FileStatus;
 import org.apache.hadoop.fs.FileSystem;
+import org.apache.hadoop.fs.LocatedFileStatus;
 import org.apache.hadoop.fs.Options;
 import org.apache.hadoop.fs.Path;
+import org.apache.hadoop.fs.RemoteIterator;
 import org.apache.hadoop.fs.permission.FsPermission;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -59,6 +62,39 @@ class ForklessLocalFileSystemTest {
       assertEquals(List.of(expected.getPath(), expected.isSymlink(), expected.isFile(), expected.getLen()),
           List.of(actual.getPath(), actual.isSymlink(), actual.isFile(), actual.getLen()), "as Hadoop's own shows " + path);
     }
+  }
+
+  /**
+   * Owner, group and permission of listed files as Hadoop's own status gives them, which runs
+   * {@code ls -ld} for each (its status class loads them so); a folder listed for a stream's or
+   * {@code list_files}' sake is listed with none.
+   */
+  @Test
+  void listedFilesHaveHadoopsOwnersAndPermissionsWithoutItsStatusClass() throws Exception {
+    Files.writeString(dir.resolve("a.json"), "{}");
+    Files.setPosixFilePermissions(dir.resolve("a.json"), PosixFilePermissions.fromString("rw-r-----"));
+    Files.createDirectories(dir.resolve("sub"));
+    Files.writeString(dir.resolve("sub/b.json"), "{}");
+    FileSystem fs = FileSystem.newInstance(URI.create("file:///"), conf());
+    FileSystem hadoops = FileSystem.newInstance(URI.create("file:///"), new Configuration(false));
+    Path folder = new Path(dir.toUri());
+
+    List<FileStatus> listed = new ArrayList<>();
+    RemoteIterator<LocatedFileStatus> files = fs.listFiles(folder, true);
+    while (files.hasNext()) {
+      listed.add(files.next());
+    }
+    listed.addAll(List.of(fs.listStatus(folder)));
+    listed.addAll(List.of(fs.listStatus(new Path(dir.resolve("a.json").toUri()))));
+    listed.add(fs.getFileStatus(folder));
+    assertEquals(6, listed.size(), listed::toString);
+    for (FileStatus status : listed) {
+      FileStatus expected = hadoops.getFileStatus(status.getPath());
+      assertEquals(List.of(expected.getPermission(), expected.getOwner(), expected.getGroup(), expected.getLen(), expected.isDirectory()),
+          List.of(status.getPermission(), status.getOwner(), status.getGroup(), status.getLen(), status.isDirectory()), status.getPath().toString());
+      assertFalse(status.getClass().getName().contains("DeprecatedRawLocalFileStatus"), status.getClass().getName());
+    }
+    assertEquals("rw-r-----", fs.getFileStatus(new Path(dir.resolve("a.json").toUri())).getPermission().toString());
   }
 
   @Test
