@@ -65,7 +65,7 @@ public final class TableCreation {
   }
 
   /** Whether {@code folder} holds nothing but a transaction log whose last version is at most 0. */
-  static boolean leftOfInterruptedCreation(StoragePath folder) {
+  private static boolean leftOfInterruptedCreation(StoragePath folder) {
     for (StoragePath entry : folder.list()) {
       if (!entry.name().equals(LOG)) {
         return false;
