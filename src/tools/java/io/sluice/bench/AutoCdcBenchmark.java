@@ -197,7 +197,7 @@ public final class AutoCdcBenchmark {
   /** The source gets one insert per key, and a first update builds both targets from it. */
   private void load(PipelineSpec spec, long keys) {
     Dataset<Row> inserts = spark.range(keys).selectExpr("id", "'INSERT' AS op", LOADED_SEQ + "L AS seq");
-    initialLoad(out, spark, spec, "keys", keys, () -> events(inserts).writeTo(SOURCE).using("delta").createOrReplace(),
+    initialLoad(out, spark, jobs, spec, "keys", keys, () -> events(inserts).writeTo(SOURCE).using("delta").createOrReplace(),
         "SELECT id, name, city FROM " + SOURCE);
   }
 

@@ -63,10 +63,10 @@ public final class BenchSupport {
    * Builds the SCD 1 and SCD 2 targets ({@code scd1}, {@code scd2}) of a freshly written
    * source of {@code n} {@code unit} with one update, and prints how long each step took,
    * against a CTAS of the same rows ({@code rowsQuery}): what a user without Sluice runs first,
-   * timed the second time it runs.
+   * timed the second time it runs. Then the update's Spark jobs, in order, each with its time.
    */
-  static void initialLoad(
-      PrintStream out, SparkSession spark, PipelineSpec spec, String unit, long n, Runnable writeSource, String rowsQuery) {
+  static void initialLoad(PrintStream out, SparkSession spark, JobCounter jobs, PipelineSpec spec, String unit, long n,
+      Runnable writeSource, String rowsQuery) {
     double written = time(writeSource);
     Runnable ctasCopy = () -> spark.sql("CREATE OR REPLACE TABLE " + spec.database().orElseThrow() + ".ctas_copy USING delta AS "
         + rowsQuery);
@@ -74,12 +74,15 @@ public final class BenchSupport {
     ctasCopy.run();
     double ctas = time(ctasCopy);
     UpdateResult[] result = new UpdateResult[1];
-    double total = time(() -> result[0] = update(spark, spec));
+    double[] total = new double[1];
+    List<String> loadJobs = jobs.describe(() -> total[0] = time(() -> result[0] = update(spark, spec)));
     FlowOutcome scd1 = flow(result[0], "scd1");
     FlowOutcome scd2 = flow(result[0], "scd2");
     out.printf(Locale.ROOT, "initial load of %d %s: source written in %.1f s, CTAS of its rows %.1f s; update %.1f s:"
-        + " SCD 1 flow %s (%.2fx the CTAS), SCD 2 flow %s (%.2fx)%n", n, unit, written, ctas, total,
+        + " SCD 1 flow %s (%.2fx the CTAS), SCD 2 flow %s (%.2fx)%n", n, unit, written, ctas, total[0],
         rate(seconds(scd1), n), seconds(scd1) / ctas, rate(seconds(scd2), n), seconds(scd2) / ctas);
+    out.println("the Spark jobs of the initial load, in order, each with its time:");
+    loadJobs.forEach(job -> out.println("  " + job));
   }
 
   /** The outcome of the flow into {@code dataset}. */

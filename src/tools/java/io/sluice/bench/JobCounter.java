@@ -1,10 +1,13 @@
 package io.sluice.bench;
 
 import java.util.ArrayList;
-import java.util.Collections;
 import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
 import org.apache.spark.scheduler.SparkListener;
+import org.apache.spark.scheduler.SparkListenerJobEnd;
 import org.apache.spark.scheduler.SparkListenerJobStart;
 import org.apache.spark.sql.SparkSession;
 
@@ -15,7 +18,8 @@ import org.apache.spark.sql.SparkSession;
 final class JobCounter extends SparkListener {
   private final SparkSession spark;
   private final AtomicLong started = new AtomicLong();
-  private final List<String> descriptions = Collections.synchronizedList(new ArrayList<>());
+  private final List<Job> startedJobs = new ArrayList<>();
+  private final Map<Integer, Job> running = new ConcurrentHashMap<>();
 
   private JobCounter(SparkSession spark) {
     this.spark = spark;
@@ -36,7 +40,19 @@ final class JobCounter extends SparkListener {
     // final stage tell them apart (a job's stage count would include the stages whose output an
     // earlier job of the batch left, which it skips).
     String tasks = jobStart.stageInfos().isEmpty() ? "" : " [" + jobStart.stageInfos().last().numTasks() + " task(s)]";
-    descriptions.add(oneLine(description) + tasks);
+    Job job = new Job(oneLine(description) + tasks, jobStart.time());
+    running.put(jobStart.jobId(), job);
+    synchronized (startedJobs) {
+      startedJobs.add(job);
+    }
+  }
+
+  @Override
+  public void onJobEnd(SparkListenerJobEnd jobEnd) {
+    Job job = running.remove(jobEnd.jobId());
+    if (job != null) {
+      job.endMillis = jobEnd.time();
+    }
   }
 
   /** How many jobs {@code work} started (listener events are delivered asynchronously, so they are waited for). */
@@ -49,16 +65,20 @@ final class JobCounter extends SparkListener {
   }
 
   /**
-   * The description of each job {@code work} started (Spark UI's; Sluice labels its own with
-   * what they do), in order: what a benchmark prints to show where a small batch's time goes.
+   * Each job {@code work} started, in order, with its description (Spark UI's; Sluice labels
+   * its own with what they do) and how long it ran: what a benchmark prints to show where an
+   * update's time goes.
    */
   List<String> describe(Runnable work) {
     drain();
-    int before = descriptions.size();
+    int before;
+    synchronized (startedJobs) {
+      before = startedJobs.size();
+    }
     work.run();
     drain();
-    synchronized (descriptions) {
-      return List.copyOf(descriptions.subList(before, descriptions.size()));
+    synchronized (startedJobs) {
+      return startedJobs.subList(before, startedJobs.size()).stream().map(Job::toString).toList();
     }
   }
 
@@ -76,6 +96,24 @@ final class JobCounter extends SparkListener {
       spark.sparkContext().listenerBus().waitUntilEmpty();
     } catch (java.util.concurrent.TimeoutException e) {
       throw new IllegalStateException("Spark's listener bus did not drain", e);
+    }
+  }
+
+  /** A started job; its end is set by the listener bus's thread and read after it drained. */
+  private static final class Job {
+    private final String description;
+    private final long startMillis;
+    private volatile long endMillis = -1;
+
+    Job(String description, long startMillis) {
+      this.description = description;
+      this.startMillis = startMillis;
+    }
+
+    @Override
+    public String toString() {
+      return endMillis < 0 ? description + " (still running)"
+          : String.format(Locale.ROOT, "%s %.2f s", description, (endMillis - startMillis) / 1000.0);
     }
   }
 }

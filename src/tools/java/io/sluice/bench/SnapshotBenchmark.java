@@ -53,11 +53,13 @@ public final class SnapshotBenchmark {
   private final SparkSession spark;
   private final Path root;
   private final PrintStream out;
+  private final JobCounter jobs;
 
   public SnapshotBenchmark(SparkSession spark, Path root, PrintStream out) {
     this.spark = spark;
     this.root = root;
     this.out = out;
+    this.jobs = JobCounter.on(spark);
     BenchSupport.oneFlowAtATime(spark);
   }
 
@@ -92,7 +94,6 @@ public final class SnapshotBenchmark {
     long mergeFrom = version(MERGE_COPY);
     long scd1From = version(SCD1);
     long scd2From = version(SCD2);
-    JobCounter jobs = JobCounter.on(spark);
     double[] overwrite = new double[1];
     long overwriteJobs = jobs.count(() -> overwrite[0] = time(() -> overwrite(spark.table(SOURCE), OVERWRITE_COPY)));
     double[] merge = new double[1];
@@ -107,14 +108,14 @@ public final class SnapshotBenchmark {
     out.printf(Locale.ROOT, "Spark jobs: overwrite %d; hand MERGE %d; Sluice update %d for its two flows' one snapshot"
         + " each%n", overwriteJobs, mergeJobs, updateJobs);
     check(rows, snapshotRows, changes, scd1, scd2);
-    fixedCost(spec, jobs);
+    fixedCost(spec);
   }
 
   /**
    * What an update costs beyond the rows that changed: one with the source unchanged (neither
    * flow reads it), then one whose new snapshot differs in 10 rows.
    */
-  private void fixedCost(PipelineSpec spec, JobCounter jobs) {
+  private void fixedCost(PipelineSpec spec) {
     UpdateResult[] update = new UpdateResult[1];
     double[] idle = new double[1];
     long idleJobs = jobs.count(() -> idle[0] = time(() -> update[0] = update(spark, spec)));
@@ -131,7 +132,7 @@ public final class SnapshotBenchmark {
 
   /** The source gets {@code rows} rows, and a first update builds both targets from it. */
   private void load(PipelineSpec spec, long rows) {
-    initialLoad(out, spark, spec, "rows", rows,
+    initialLoad(out, spark, jobs, spec, "rows", rows,
         () -> values(spark.range(rows).toDF("id"), 1).writeTo(SOURCE).using("delta").createOrReplace(),
         "SELECT * FROM " + SOURCE);
   }
