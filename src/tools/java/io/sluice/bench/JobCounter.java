@@ -5,7 +5,6 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.atomic.AtomicLong;
 import org.apache.spark.scheduler.SparkListener;
 import org.apache.spark.scheduler.SparkListenerJobEnd;
 import org.apache.spark.scheduler.SparkListenerJobStart;
@@ -17,7 +16,6 @@ import org.apache.spark.sql.SparkSession;
  */
 final class JobCounter extends SparkListener {
   private final SparkSession spark;
-  private final AtomicLong started = new AtomicLong();
   private final List<Job> startedJobs = new ArrayList<>();
   private final Map<Integer, Job> running = new ConcurrentHashMap<>();
 
@@ -34,7 +32,6 @@ final class JobCounter extends SparkListener {
 
   @Override
   public void onJobStart(SparkListenerJobStart jobStart) {
-    started.incrementAndGet();
     String description = jobStart.properties() == null ? null : jobStart.properties().getProperty("spark.job.description");
     // A micro-batch's jobs all carry the stream's start as their call site; the tasks of the
     // final stage tell them apart (a job's stage count would include the stages whose output an
@@ -57,11 +54,7 @@ final class JobCounter extends SparkListener {
 
   /** How many jobs {@code work} started (listener events are delivered asynchronously, so they are waited for). */
   long count(Runnable work) {
-    drain();
-    long before = started.get();
-    work.run();
-    drain();
-    return started.get() - before;
+    return describe(work).size();
   }
 
   /**
