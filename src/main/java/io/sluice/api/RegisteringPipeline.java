@@ -13,6 +13,7 @@ import io.sluice.graph.FlowDefinition;
 import io.sluice.graph.FlowMode;
 import io.sluice.graph.GraphException;
 import io.sluice.graph.GraphRegistry;
+import io.sluice.graph.RefreshPolicy;
 import io.sluice.graph.SinkDestination;
 import java.nio.file.Path;
 import java.util.Arrays;
@@ -151,10 +152,14 @@ public final class RegisteringPipeline implements Pipeline {
 
   private final class Table implements TableBuilder {
     private final DatasetDefinition.Builder builder;
+    private final DatasetType type;
+    private final Origin origin;
     private FlowMode mode = FlowMode.APPEND;
 
     Table(String name, DatasetType type, Origin origin) {
       this.builder = DatasetDefinition.builder(qualify(name, origin), type, origin);
+      this.type = type;
+      this.origin = origin;
     }
 
     @Override
@@ -184,6 +189,17 @@ public final class RegisteringPipeline implements Pipeline {
     @Override
     public TableBuilder property(String key, String value) {
       builder.property(key, value);
+      return this;
+    }
+
+    @Override
+    public TableBuilder refreshPolicy(String policy) {
+      if (type != DatasetType.MATERIALIZED_VIEW) {
+        throw new GraphException(ErrorClass.REFRESH_POLICY_TARGET, callerOrigin(),
+            "a refresh policy is for a materialized view; this is a " + type);
+      }
+      builder.refreshPolicy(RefreshPolicy.parse(policy).orElseThrow(() -> new GraphException(ErrorClass.INVALID_REFRESH_POLICY,
+          callerOrigin(), "refresh policy '" + policy + "': expected AUTO, INCREMENTAL, INCREMENTAL STRICT or FULL")));
       return this;
     }
 

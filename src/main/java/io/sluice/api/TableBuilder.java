@@ -18,6 +18,12 @@ public interface TableBuilder {
 
   TableBuilder property(String key, String value);
 
+  /**
+   * How a materialized view refreshes, as SQL's {@code REFRESH POLICY} clause spells it:
+   * {@code "AUTO"} (the default), {@code "INCREMENTAL"}, {@code "INCREMENTAL STRICT"} or {@code "FULL"}.
+   */
+  TableBuilder refreshPolicy(String policy);
+
   /** Keeps violating rows and counts them. */
   TableBuilder expect(String name, String condition);
 

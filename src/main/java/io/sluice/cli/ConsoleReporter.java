@@ -93,6 +93,8 @@ final class ConsoleReporter implements EventListener, AutoCloseable {
       if (!"QUEUED".equals(what)) {
         out.printf("  %-28s %s%n", flow, what);
       }
+    } else if (event.type() == EventType.PLANNING_INFORMATION) {
+      out.printf("  %-28s %s%n", event.flowName().orElse(""), event.message().substring(event.message().indexOf(": ") + 2));
     } else if (event.type() == EventType.UPDATE_PROGRESS) {
       out.println(event.message());
     }

@@ -6,10 +6,10 @@ import scala.collection.immutable.Seq;
 import scala.jdk.javaapi.CollectionConverters;
 
 /** Java collections as the Scala ones Delta's internal methods take. */
-final class Scala {
+public final class Scala {
   private Scala() {}
 
-  static <T> Seq<T> seq(List<T> list) {
+  public static <T> Seq<T> seq(List<T> list) {
     return CollectionConverters.asScala(list).toSeq();
   }
 

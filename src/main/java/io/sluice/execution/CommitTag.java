@@ -40,6 +40,30 @@ public record CommitTag(String appId, long batch) {
     return json(Option.empty(), Option.empty());
   }
 
+  /**
+   * The user metadata of a commit carrying this tag and {@code value} as {@code field}: what a
+   * flow keeps in its own commits, so that it commits with them (a materialized view's refresh state).
+   */
+  public String json(SparkSession session, String field, JsonNode value) {
+    ObjectNode root = (ObjectNode) read(json(session));
+    ((ObjectNode) root.path(SLUICE)).set(field, value);
+    return root.toString();
+  }
+
+  /** The {@code field} that {@link #json(SparkSession, String, JsonNode)} put in a commit's user metadata, if it is there. */
+  public static Optional<JsonNode> field(String userMetadata, String field) {
+    JsonNode value = userMetadata == null ? null : read(userMetadata).path(SLUICE).get(field);
+    return Optional.ofNullable(value);
+  }
+
+  private static JsonNode read(String userMetadata) {
+    try {
+      return JSON.readTree(userMetadata);
+    } catch (JsonProcessingException e) {
+      return JSON.createObjectNode(); // someone else's metadata, not JSON
+    }
+  }
+
   private String json(Option<String> update, Option<String> flow) {
     ObjectNode root = JSON.createObjectNode();
     ObjectNode tag = root.putObject(SLUICE).put("app", appId).put("batch", batch);

@@ -53,7 +53,7 @@ public final class DeltaTarget {
   }
 
   /** The table's Delta log and its latest snapshot. */
-  Tuple2<DeltaLog, Snapshot> latest(SparkSession spark) {
+  public Tuple2<DeltaLog, Snapshot> latest(SparkSession spark) {
     return latest.apply(spark);
   }
 

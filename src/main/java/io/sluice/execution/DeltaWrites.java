@@ -84,9 +84,14 @@ public final class DeltaWrites {
    * the batch's own session, a per-query clone); a value the user set comes back after.
    */
   public static <T> T tagged(SparkSession session, CommitTag tag, Supplier<T> write) {
+    return withUserMetadata(session, tag.json(session), write);
+  }
+
+  /** Runs {@code write} with its Delta commits carrying {@code userMetadata}, as {@link #tagged} does. */
+  public static <T> T withUserMetadata(SparkSession session, String userMetadata, Supplier<T> write) {
     RuntimeConfig conf = session.conf();
     Option<String> before = conf.getOption(USER_METADATA);
-    conf.set(USER_METADATA, tag.json(session));
+    conf.set(USER_METADATA, userMetadata);
     try {
       return write.get();
     } finally {

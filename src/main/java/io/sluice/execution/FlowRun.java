@@ -135,6 +135,20 @@ public final class FlowRun {
     }
   }
 
+  /**
+   * Records how the flow planned this round's work ({@code planning_information}); a plan that
+   * changes nothing is recorded in an update's first round only, as {@link #unchanged} is.
+   */
+  public void planned(String message, Map<String, Object> details, boolean changesSomething) {
+    if (changesSomething || context.firstRound()) {
+      events.event(EventLevel.INFO, EventType.PLANNING_INFORMATION, message)
+          .flow(flow.name().name())
+          .dataset(target.name().name())
+          .details(details)
+          .record();
+    }
+  }
+
   private void record(EventLevel level, String message, Map<String, Object> details) {
     events.event(level, EventType.FLOW_PROGRESS, "flow '" + flow.name() + "': " + message)
         .flow(flow.name().name())

@@ -58,13 +58,21 @@ public final class SourceFingerprint {
     if (!repeatable[0]) {
       return Optional.empty();
     }
-    // Expression ids differ from one analysis to the next; the plan's shape and values do not.
-    String shape = plan.treeString(false, false, Integer.MAX_VALUE, false, false).replaceAll("#\\d+L?", "");
-    return Optional.of(sha256(shape + "\n" + tables + "\n" + new TreeMap<>(sqlConf)));
+    return Optional.of(sha256(shape(plan) + "\n" + tables + "\n" + new TreeMap<>(sqlConf)));
+  }
+
+  /** The plan's operators, expressions and values, without the expression ids that differ from one analysis to the next. */
+  public static String shape(LogicalPlan plan) {
+    return plan.treeString(false, false, Integer.MAX_VALUE, false, false).replaceAll("#\\d+L?", "");
   }
 
   private static boolean variesBetweenReads(Expression expression) {
-    return expression.exists(e -> !e.deterministic() || e instanceof SubqueryExpression || readsClockOrSession(e));
+    return expression.exists(SourceFingerprint::variesItself);
+  }
+
+  /** Whether {@code e} may give another value on another read of the same rows: random, a subquery, the clock. */
+  public static boolean variesItself(Expression e) {
+    return !e.deterministic() || e instanceof SubqueryExpression || readsClockOrSession(e);
   }
 
   /** current_timestamp(), now(), current_date(), localtimestamp(), current_user() and the like. */
@@ -73,7 +81,7 @@ public final class SourceFingerprint {
     return name.startsWith("Current") || name.equals("Now") || name.equals("LocalTimestamp");
   }
 
-  static String sha256(String text) {
+  public static String sha256(String text) {
     try {
       return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(text.getBytes(StandardCharsets.UTF_8)));
     } catch (NoSuchAlgorithmException e) {

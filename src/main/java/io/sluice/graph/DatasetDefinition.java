@@ -14,6 +14,7 @@ import java.util.Optional;
  * @param declaredSchema column definitions in Spark DDL ("id BIGINT, name STRING"), if given
  * @param properties table properties ({@code TBLPROPERTIES})
  * @param sink where a sink's rows go; empty for every other type
+ * @param refreshPolicy how a materialized view refreshes ({@link RefreshPolicy#AUTO} for every other type)
  */
 public record DatasetDefinition(
     DatasetName name,
@@ -25,6 +26,7 @@ public record DatasetDefinition(
     Map<String, String> properties,
     Optional<String> comment,
     Optional<SinkDestination> sink,
+    RefreshPolicy refreshPolicy,
     Origin origin) {
 
   public static final String RESET_ALLOWED = "pipelines.reset.allowed";
@@ -61,6 +63,7 @@ public record DatasetDefinition(
     private final Map<String, String> properties = new LinkedHashMap<>();
     private String comment;
     private SinkDestination sink;
+    private RefreshPolicy refreshPolicy = RefreshPolicy.AUTO;
 
     private Builder(DatasetName name, DatasetType type, Origin origin) {
       this.name = name;
@@ -77,6 +80,7 @@ public record DatasetDefinition(
       properties.putAll(other.properties());
       comment = other.comment().orElse(null);
       sink = other.sink().orElse(null);
+      refreshPolicy = other.refreshPolicy();
       return this;
     }
 
@@ -115,9 +119,15 @@ public record DatasetDefinition(
       return this;
     }
 
+    public Builder refreshPolicy(RefreshPolicy policy) {
+      this.refreshPolicy = policy;
+      return this;
+    }
+
     public DatasetDefinition build() {
       return new DatasetDefinition(name, type, Optional.ofNullable(declaredSchema), expectations,
-          partitionColumns, clusterColumns, properties, Optional.ofNullable(comment), Optional.ofNullable(sink), origin);
+          partitionColumns, clusterColumns, properties, Optional.ofNullable(comment), Optional.ofNullable(sink),
+          refreshPolicy, origin);
     }
   }
 }

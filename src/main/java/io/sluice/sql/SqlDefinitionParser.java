@@ -15,6 +15,7 @@ import io.sluice.graph.FlowDefinition;
 import io.sluice.graph.FlowMode;
 import io.sluice.graph.GraphException;
 import io.sluice.graph.GraphRegistry;
+import io.sluice.graph.RefreshPolicy;
 import io.sluice.graph.SinkDestination;
 import io.sluice.sql.SluiceSqlParser.AutoCdcClauseContext;
 import io.sluice.sql.SluiceSqlParser.AutoCdcContext;
@@ -26,6 +27,7 @@ import io.sluice.sql.SluiceSqlParser.CreateFlowContext;
 import io.sluice.sql.SluiceSqlParser.CreateSinkContext;
 import io.sluice.sql.SluiceSqlParser.CreateViewContext;
 import io.sluice.sql.SluiceSqlParser.DatasetClauseContext;
+import io.sluice.sql.SluiceSqlParser.RefreshPolicyContext;
 import io.sluice.sql.SluiceSqlParser.DeleteClauseContext;
 import io.sluice.sql.SluiceSqlParser.ExpectationContext;
 import io.sluice.sql.SluiceSqlParser.IdentifierContext;
@@ -139,6 +141,10 @@ public final class SqlDefinitionParser {
         throw new GraphException(ErrorClass.DUPLICATE_CLAUSE, origin(clause), keyword + " is given twice for '" + name + "'");
       }
       seenClauses.add(keyword);
+      if (clause.refreshPolicy() != null && type != DatasetType.MATERIALIZED_VIEW) {
+        throw new GraphException(ErrorClass.REFRESH_POLICY_TARGET, origin(clause),
+            "REFRESH POLICY is a clause of a materialized view; '" + name + "' is a " + type);
+      }
       datasetClause(clause, dataset);
     }
     FlowMode mode = FlowMode.APPEND;
@@ -174,11 +180,23 @@ public final class SqlDefinitionParser {
       dataset.partitionBy(identifiers(clause.identifierList().identifier()));
     } else if (clause.CLUSTER() != null) {
       dataset.clusterBy(identifiers(clause.identifierList().identifier()));
+    } else if (clause.refreshPolicy() != null) {
+      dataset.refreshPolicy(refreshPolicy(clause.refreshPolicy()));
     } else {
       for (PropertyContext property : clause.property()) {
         dataset.property(propertyKey(property), propertyValue(property));
       }
     }
+  }
+
+  private static RefreshPolicy refreshPolicy(RefreshPolicyContext policy) {
+    if (policy.FULL() != null) {
+      return RefreshPolicy.FULL;
+    }
+    if (policy.INCREMENTAL() != null) {
+      return policy.STRICT() != null ? RefreshPolicy.INCREMENTAL_STRICT : RefreshPolicy.INCREMENTAL;
+    }
+    return RefreshPolicy.AUTO;
   }
 
   private static String propertyKey(PropertyContext property) {

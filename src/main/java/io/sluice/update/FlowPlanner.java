@@ -2,7 +2,6 @@ package io.sluice.update;
 
 import io.sluice.execution.Checkpoints;
 import io.sluice.execution.FlowExecutor;
-import io.sluice.execution.MaterializedViewExecutor;
 import io.sluice.execution.OnceFlowExecutor;
 import io.sluice.execution.StreamingFlowExecutor;
 import io.sluice.execution.ViewExecutor;
@@ -10,6 +9,7 @@ import io.sluice.graph.DatasetType;
 import io.sluice.graph.FlowMode;
 import io.sluice.kinds.autocdc.AutoCdcSink;
 import io.sluice.kinds.autocdc.SnapshotFlowExecutor;
+import io.sluice.kinds.mv.MaterializedViewExecutor;
 import io.sluice.kinds.replace.ReplaceUsingSink;
 import io.sluice.kinds.replace.ReplaceWhereExecutor;
 import io.sluice.kinds.sink.SinkWrites;

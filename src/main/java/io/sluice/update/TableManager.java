@@ -11,6 +11,7 @@ import io.sluice.graph.ChangeFeed;
 import io.sluice.graph.DatasetDefinition;
 import io.sluice.graph.DatasetName;
 import io.sluice.graph.DatasetType;
+import io.sluice.graph.RefreshPolicy;
 import io.sluice.graph.ResolvedFlow;
 import io.sluice.graph.ResolvedGraph;
 import io.sluice.storage.StoragePath;
@@ -43,8 +44,9 @@ final class TableManager {
 
   /** Prepares every table of the graph; returns the tables it cleared. */
   Set<DatasetName> prepare(ResolvedGraph graph, RefreshSelection selection) {
+    // A materialized view may have groups replaced in place by an incremental refresh.
     Set<DatasetName> keyed = graph.flows().stream()
-        .filter(f -> f.definition().mode().keyed())
+        .filter(f -> f.definition().mode().keyed() || incrementalView(graph.dataset(f.target())))
         .map(ResolvedFlow::target)
         .collect(Collectors.toSet());
     Set<DatasetName> toClear = new LinkedHashSet<>(selection.cleared());
@@ -72,6 +74,10 @@ final class TableManager {
       }
     }
     return toClear;
+  }
+
+  private static boolean incrementalView(DatasetDefinition dataset) {
+    return dataset.type() == DatasetType.MATERIALIZED_VIEW && dataset.refreshPolicy() != RefreshPolicy.FULL;
   }
 
   /** Keyed writes delete a few rows per file: deletion vectors spare rewriting the files. */

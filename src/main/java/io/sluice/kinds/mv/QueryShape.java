@@ -1,0 +1,186 @@
+package io.sluice.kinds.mv;
+
+import io.sluice.execution.SourceFingerprint;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import org.apache.spark.sql.catalyst.expressions.Expression;
+import org.apache.spark.sql.catalyst.plans.logical.Aggregate;
+import org.apache.spark.sql.catalyst.plans.logical.Filter;
+import org.apache.spark.sql.catalyst.plans.logical.LocalRelation;
+import org.apache.spark.sql.catalyst.plans.logical.LogicalPlan;
+import org.apache.spark.sql.catalyst.plans.logical.OneRowRelation;
+import org.apache.spark.sql.catalyst.plans.logical.Project;
+import org.apache.spark.sql.catalyst.plans.logical.Range;
+import org.apache.spark.sql.catalyst.plans.logical.Sort;
+import org.apache.spark.sql.catalyst.plans.logical.SubqueryAlias;
+import org.apache.spark.sql.catalyst.plans.logical.Union;
+import org.apache.spark.sql.catalyst.plans.logical.View;
+import org.apache.spark.sql.delta.files.TahoeLogFileIndex;
+import org.apache.spark.sql.execution.datasources.HadoopFsRelation;
+import org.apache.spark.sql.execution.datasources.LogicalRelation;
+import scala.jdk.javaapi.CollectionConverters;
+import scala.runtime.BoxedUnit;
+
+/**
+ * What a view's query allows, whatever its inputs did: which techniques could ever refresh it,
+ * and for each that cannot, why (the operator, the function, the input). Read from the query's
+ * analyzed plan; the same for a plan over the real tables and one over stand-ins.
+ */
+final class QueryShape {
+  private final Optional<IncrementalizationIssue> variable;
+  private final Optional<IncrementalizationIssue> appendOnly;
+  private final Optional<IncrementalizationIssue> groupAggregate;
+  private final GroupColumns groups;
+  private final boolean groupedAtTop;
+
+  private QueryShape(Optional<IncrementalizationIssue> variable, Optional<IncrementalizationIssue> appendOnly,
+      Optional<IncrementalizationIssue> groupAggregate, GroupColumns groups, boolean groupedAtTop) {
+    this.groupedAtTop = groupedAtTop;
+    this.variable = variable;
+    this.appendOnly = appendOnly;
+    this.groupAggregate = groupAggregate;
+    this.groups = groups;
+  }
+
+  static QueryShape of(LogicalPlan analyzed) {
+    // An ORDER BY of the whole query says nothing of which rows the view holds.
+    LogicalPlan top = withoutOrder(analyzed);
+    Optional<IncrementalizationIssue> variable = variable(analyzed).or(() -> notDelta(analyzed));
+    Optional<IncrementalizationIssue> rows = variable.or(() -> rowsOnly(top));
+    Optional<IncrementalizationIssue> grouped;
+    GroupColumns groups = null;
+    if (variable.isPresent()) {
+      grouped = variable;
+    } else if (top instanceof Aggregate aggregate) {
+      grouped = rowsOnly(aggregate.child());
+      if (grouped.isEmpty()) {
+        GroupColumns.Shaped shaped = GroupColumns.of(aggregate);
+        groups = shaped.columns();
+        grouped = Optional.ofNullable(shaped.whyNot())
+            .map(why -> new IncrementalizationIssue(IncrementalizationIssue.AGGREGATE_NOT_SUPPORTED, why));
+      }
+    } else {
+      grouped = Optional.of(new IncrementalizationIssue(IncrementalizationIssue.OPERATOR_NOT_SUPPORTED,
+          "the query is not one GROUP BY at its top"));
+    }
+    if (rows.isEmpty() && top instanceof Aggregate) {
+      rows = Optional.of(issue("an aggregate"));
+    }
+    return new QueryShape(variable, rows, grouped, groups, top instanceof Aggregate);
+  }
+
+  private static LogicalPlan withoutOrder(LogicalPlan plan) {
+    return plan instanceof Sort sort && sort.global() ? withoutOrder(sort.child()) : plan;
+  }
+
+  /** Why the query's result may differ between two reads of the same inputs, if it may: no technique but a full recompute then. */
+  Optional<IncrementalizationIssue> variable() {
+    return variable;
+  }
+
+  /** Why new rows alone cannot give the view's new rows, if they cannot. */
+  Optional<IncrementalizationIssue> appendOnly() {
+    return appendOnly;
+  }
+
+  /** Why the view's groups cannot be merged with the groups of new rows, if they cannot. */
+  Optional<IncrementalizationIssue> groupAggregate() {
+    return groupAggregate;
+  }
+
+  /** The group keys and merged aggregates; null when {@link #groupAggregate} says why not. */
+  GroupColumns groups() {
+    return groups;
+  }
+
+  /** Why no incremental technique can ever refresh the view, if none can. */
+  Optional<IncrementalizationIssue> neverIncremental() {
+    if (appendOnly.isEmpty() || groupAggregate.isEmpty()) {
+      return Optional.empty();
+    }
+    // The issue of the technique the query's form points to: a GROUP BY's for an aggregate at the top.
+    return Optional.of(groupedAtTop ? groupAggregate.get() : appendOnly.get());
+  }
+
+  private static Optional<IncrementalizationIssue> variable(LogicalPlan plan) {
+    List<Expression> found = new ArrayList<>();
+    plan.foreach(node -> {
+      node.expressions().foreach(e -> {
+        if (found.isEmpty() && e.exists(SourceFingerprint::variesItself)) {
+          found.add(innermostVarying(e));
+        }
+        return BoxedUnit.UNIT;
+      });
+      return BoxedUnit.UNIT;
+    });
+    return found.stream().findFirst().map(e -> new IncrementalizationIssue(IncrementalizationIssue.NON_DETERMINISTIC_EXPRESSION,
+        e.sql() + " may give another value on another read of the same rows"));
+  }
+
+  private static Expression innermostVarying(Expression e) {
+    for (Expression child : CollectionConverters.asJava(e.children())) {
+      if (child.exists(SourceFingerprint::variesItself)) {
+        return innermostVarying(child);
+      }
+    }
+    return e;
+  }
+
+  private static Optional<IncrementalizationIssue> notDelta(LogicalPlan plan) {
+    List<String> found = new ArrayList<>();
+    plan.foreach(node -> {
+      if (found.isEmpty() && node.children().isEmpty() && !isDelta(node)
+          && !(node instanceof LocalRelation || node instanceof OneRowRelation || node instanceof Range)) {
+        found.add(node.nodeName());
+      }
+      return BoxedUnit.UNIT;
+    });
+    return found.stream().findFirst().map(name -> new IncrementalizationIssue(IncrementalizationIssue.INPUT_NOT_DELTA,
+        "it reads a source that is not a Delta table (" + name + "): what changed in it cannot be read"));
+  }
+
+  static boolean isDelta(LogicalPlan node) {
+    return node instanceof LogicalRelation relation && relation.relation() instanceof HadoopFsRelation files
+        && files.location() instanceof TahoeLogFileIndex;
+  }
+
+  /** The first operator that does not map each input row to output rows of its own, if any. */
+  private static Optional<IncrementalizationIssue> rowsOnly(LogicalPlan plan) {
+    if (plan.children().isEmpty()) {
+      return isDelta(plan) ? Optional.empty()
+          : Optional.of(new IncrementalizationIssue(IncrementalizationIssue.OPERATOR_NOT_SUPPORTED,
+              "it reads constant rows (VALUES, range()), which every refresh would add again"));
+    }
+    if (!(plan instanceof Project || plan instanceof Filter || plan instanceof Union || plan instanceof SubqueryAlias
+        || plan instanceof View)) {
+      return Optional.of(issue(describe(plan)));
+    }
+    for (LogicalPlan child : CollectionConverters.asJava(plan.children())) {
+      Optional<IncrementalizationIssue> below = rowsOnly(child);
+      if (below.isPresent()) {
+        return below;
+      }
+    }
+    return Optional.empty();
+  }
+
+  private static IncrementalizationIssue issue(String operator) {
+    return new IncrementalizationIssue(IncrementalizationIssue.OPERATOR_NOT_SUPPORTED,
+        "it has " + operator + ", which new rows alone do not give the result of");
+  }
+
+  private static String describe(LogicalPlan node) {
+    return switch (node.nodeName()) {
+      case "Join" -> "a join";
+      case "Window" -> "a window function";
+      case "Aggregate" -> "an aggregate below the top of the query";
+      case "Distinct", "Deduplicate" -> "DISTINCT (or UNION without ALL)";
+      case "GlobalLimit", "LocalLimit", "Tail" -> "a LIMIT";
+      case "Sort" -> "an ORDER BY below the top of the query";
+      case "Intersect", "Except" -> "INTERSECT or EXCEPT";
+      case "Generate" -> "a generator (explode, ...)";
+      default -> "the operator " + node.nodeName();
+    };
+  }
+}

@@ -1,0 +1,74 @@
+package io.sluice.kinds.mv;
+
+import java.util.Comparator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * How one refresh of a view goes: the technique chosen, every technique weighed, what each input
+ * did since the last refresh, and the state the refresh commits.
+ */
+public record RefreshPlan(Technique technique, List<TechniqueInfo> techniques, List<InputChange> changes, RefreshState next) {
+  public RefreshPlan {
+    techniques = List.copyOf(techniques);
+    changes = List.copyOf(changes);
+  }
+
+  /**
+   * The first reason a full recompute was needed, if the plan is one: of the incremental technique
+   * that came nearest (the fewest issues), so that a GROUP BY's reason is not that it aggregates.
+   */
+  Optional<IncrementalizationIssue> firstReason() {
+    if (technique != Technique.COMPLETE_RECOMPUTE) {
+      return Optional.empty();
+    }
+    return techniques.stream().filter(t -> t.technique().incremental())
+        .min(Comparator.comparingInt(t -> t.issues().size()))
+        .flatMap(t -> t.issues().stream().findFirst());
+  }
+
+  /**
+   * Whether a view under {@code REFRESH POLICY INCREMENTAL STRICT} may take this plan: any but a
+   * full recompute forced by its inputs. A view never refreshed, whose definition changed, or
+   * whose table was written by something else has no rows to refresh from: it is computed afresh.
+   */
+  boolean strictAllows() {
+    return technique != Technique.COMPLETE_RECOMPUTE || firstReason().map(IncrementalizationIssue::type)
+        .filter(type -> type.equals(IncrementalizationIssue.NO_PREVIOUS_REFRESH)
+            || type.equals(IncrementalizationIssue.DEFINITION_CHANGED)
+            || type.equals(IncrementalizationIssue.VIEW_CHANGED_OUTSIDE_REFRESH)).isPresent();
+  }
+
+  /** The planning event's {@code details}, in Lakeflow's shape. */
+  public Map<String, Object> details() {
+    Map<String, Object> planning = new LinkedHashMap<>();
+    planning.put("technique_information", techniques.stream().map(TechniqueInfo::details).toList());
+    planning.put("source_table_information", changes.stream().map(change -> {
+      Map<String, Object> source = new LinkedHashMap<>();
+      source.put("table_name", change.input().name());
+      source.put("from_version", change.fromVersion());
+      source.put("to_version", change.input().version());
+      source.put("change", change.kind().name());
+      if (change.kind() == InputChange.Kind.APPENDED) {
+        source.put("appended_rows", change.appendedRows());
+        source.put("appended_bytes", change.appendedBytes());
+      }
+      return source;
+    }).toList());
+    return Map.of("planning_information", planning);
+  }
+
+  /** One line for the console and the event's message: the technique and why. */
+  public String summary() {
+    return switch (technique) {
+      case NO_OP -> "refresh: NO_OP, no input changed since the last refresh";
+      case COMPLETE_RECOMPUTE -> "refresh: COMPLETE_RECOMPUTE" + firstReason().map(i -> ", " + i.reason()).orElse("");
+      default -> String.format(Locale.ROOT, "refresh: %s, %,d rows appended to %s", technique,
+          changes.stream().mapToLong(InputChange::appendedRows).sum(),
+          String.join(", ", changes.stream().filter(c -> c.kind() == InputChange.Kind.APPENDED).map(c -> c.input().name()).toList()));
+    };
+  }
+}

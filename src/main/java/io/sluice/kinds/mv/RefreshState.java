@@ -1,0 +1,106 @@
+package io.sluice.kinds.mv;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.sluice.common.SparkErrors;
+import io.sluice.execution.CommitTag;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import org.apache.spark.sql.delta.DeltaLog;
+import org.apache.spark.sql.delta.actions.Action;
+import org.apache.spark.sql.delta.actions.AddFile;
+import org.apache.spark.sql.delta.actions.CommitInfo;
+import org.apache.spark.sql.delta.actions.Metadata;
+import org.apache.spark.sql.delta.actions.RemoveFile;
+import scala.Option;
+import scala.Tuple2;
+import scala.collection.Iterator;
+import scala.collection.immutable.Seq;
+import scala.jdk.javaapi.CollectionConverters;
+
+/**
+ * What a view's last refresh saw: its number, the fingerprint of the view's definition, and the
+ * version of each input it read. Kept in the user metadata of the refresh's own Delta commit to
+ * the view, so that the rows and the state that says where they stand commit together: a refresh
+ * killed before its commit left both as they were, and the next one starts from the same versions.
+ *
+ * @param inputs each input's version, by location ({@link DeltaInput#key})
+ */
+record RefreshState(long refresh, String definition, Map<String, Long> inputs) {
+  static final String FIELD = "view_refresh";
+  /** How far back past commits that only compact the view ({@code OPTIMIZE}) the state is looked for. */
+  private static final int LOOK_BACK = 20;
+  private static final ObjectMapper JSON = new ObjectMapper();
+
+  RefreshState {
+    inputs = Collections.unmodifiableMap(new LinkedHashMap<>(inputs));
+  }
+
+  JsonNode json() {
+    ObjectNode node = JSON.createObjectNode().put("refresh", refresh).put("definition", definition);
+    ObjectNode versions = node.putObject("inputs");
+    inputs.forEach(versions::put);
+    return node;
+  }
+
+  /** The state of the view's last refresh, or why there is none to start from. */
+  record Previous(Optional<RefreshState> state, Optional<IncrementalizationIssue> whyNone) {}
+
+  /**
+   * Reads the state from the view's latest commit carrying one; commits after it that only
+   * rearrange the view's files (OPTIMIZE) are passed over, any other commit means the view was
+   * changed outside its refreshes.
+   */
+  static Previous read(DeltaLog view, long version) {
+    try {
+      return lookBack(view, version);
+    } catch (RuntimeException e) {
+      return none(IncrementalizationIssue.NO_PREVIOUS_REFRESH, "the view's log cannot be read back to its last refresh ("
+          + SparkErrors.firstLine(e) + ")");
+    }
+  }
+
+  private static Previous lookBack(DeltaLog view, long version) {
+    for (long v = version; v >= 0 && v > version - LOOK_BACK; v--) {
+      List<Action> actions = commit(view, v);
+      for (Action action : actions) {
+        if (action instanceof CommitInfo info && info.userMetadata().isDefined()) {
+          Optional<JsonNode> field = CommitTag.field(info.userMetadata().get(), FIELD);
+          if (field.isPresent()) {
+            return new Previous(Optional.of(parse(field.get())), Optional.empty());
+          }
+        }
+      }
+      if (actions.stream().anyMatch(RefreshState::changesRows)) {
+        return v == 0 ? none(IncrementalizationIssue.NO_PREVIOUS_REFRESH, "the view has not been refreshed yet")
+            : none(IncrementalizationIssue.VIEW_CHANGED_OUTSIDE_REFRESH, "the view's table was written at version " + v
+                + " by something other than its refresh");
+      }
+    }
+    return none(IncrementalizationIssue.NO_PREVIOUS_REFRESH, "no earlier refresh of the view is recorded");
+  }
+
+  private static Previous none(String type, String reason) {
+    return new Previous(Optional.empty(), Optional.of(new IncrementalizationIssue(type, reason)));
+  }
+
+  private static boolean changesRows(Action action) {
+    return action instanceof AddFile add && add.dataChange() || action instanceof RemoveFile remove && remove.dataChange()
+        || action instanceof Metadata;
+  }
+
+  private static List<Action> commit(DeltaLog log, long version) {
+    Iterator<Tuple2<Object, Seq<Action>>> commits = log.getChanges(version, Option.empty(), true);
+    return commits.hasNext() ? CollectionConverters.asJava(commits.next()._2()) : List.of();
+  }
+
+  private static RefreshState parse(JsonNode node) {
+    Map<String, Long> inputs = new LinkedHashMap<>();
+    node.path("inputs").fields().forEachRemaining(e -> inputs.put(e.getKey(), e.getValue().asLong()));
+    return new RefreshState(node.path("refresh").asLong(), node.path("definition").asText(""), inputs);
+  }
+}

@@ -1,0 +1,23 @@
+package io.sluice.kinds.mv;
+
+/** The ways a refresh can bring a materialized view up to date, named as Lakeflow's event log names them. */
+public enum Technique {
+  /** No input changed: nothing to do, no Spark job. */
+  NO_OP,
+  /** Inputs only appended, and the query takes new rows alone: its rows over the new rows are appended. */
+  APPEND_ONLY,
+  /** A top-level GROUP BY of count, sum, min, max over appended rows: the touched groups are merged. */
+  GROUP_AGGREGATE,
+  /** The query run afresh over the whole inputs, replacing every row. */
+  COMPLETE_RECOMPUTE;
+
+  /** As the planning event spells it: {@code MAINTENANCE_TYPE_GROUP_AGGREGATE}. */
+  public String maintenanceType() {
+    return "MAINTENANCE_TYPE_" + name();
+  }
+
+  /** Whether it brings the view up to date from the change alone. */
+  public boolean incremental() {
+    return this == APPEND_ONLY || this == GROUP_AGGREGATE;
+  }
+}

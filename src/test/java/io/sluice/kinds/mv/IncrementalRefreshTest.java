@@ -1,0 +1,117 @@
+package io.sluice.kinds.mv;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.sluice.testsupport.TestPipeline;
+import io.sluice.update.UpdateResult;
+import java.nio.file.Path;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * A materialized view refreshes by what its inputs appended when its query allows it, and is
+ * recomputed in full otherwise; either way it holds exactly what its query gives afresh, and each
+ * refresh says which technique it took and why.
+ */
+class IncrementalRefreshTest {
+  private static final String SOURCE = """
+      CREATE STREAMING TABLE raw AS SELECT * FROM STREAM read_files('landing', format => 'json',
+        schema => 'id INT, city STRING, amount DECIMAL(10,2), score DOUBLE');
+      """;
+  @TempDir Path dir;
+
+  private TestPipeline pipeline(String views) {
+    return new TestPipeline(dir)
+        .write("landing/0.json", """
+            {"id": 1, "city": "Lyon", "amount": 10.50, "score": 1.5}
+            {"id": 2, "city": "Paris", "amount": null, "score": 2.0}
+            {"id": 3, "city": null, "amount": 7.25, "score": null}
+            """)
+        .sql(SOURCE + views);
+  }
+
+  /** The technique the view's last refresh took, from its last planning event. */
+  private static String technique(TestPipeline p, String view) {
+    String last = message(p, view);
+    return last.substring(last.indexOf("refresh: ") + "refresh: ".length()).split("[ ,]")[0];
+  }
+
+  /** The message of the view's last planning event. */
+  private static String message(TestPipeline p, String view) {
+    List<String> messages = p.rows("SELECT concat(date_format(timestamp, 'yyyyMMddHHmmssSSSSSS'), lpad(sequence, 10, '0'), ' ', message) FROM delta.`"
+        + p.root().resolve(".sluice/system/event_log") + "` WHERE event_type = 'planning_information' AND origin.dataset_name = '"
+        + view + "'");
+    return messages.get(messages.size() - 1);
+  }
+
+  private static void assertFresh(TestPipeline p, String view, String query) {
+    assertEquals(p.rows(query), p.rows("SELECT * FROM " + view), view + " holds what its query gives afresh");
+  }
+
+  @Test
+  void groupsAndRowsFollowAppendsIncrementally() {
+    String byCity = "SELECT city, count(*) AS n, count(amount) AS priced, sum(amount) AS total, min(id) AS first,"
+        + " max(city) AS last_city FROM raw GROUP BY city";
+    String lyon = "SELECT id, upper(city) AS city FROM raw WHERE city = 'Lyon' OR city IS NULL";
+    // INCREMENTAL: the test's few rows change by half at each append, which AUTO would recompute.
+    TestPipeline p = pipeline("CREATE MATERIALIZED VIEW by_city REFRESH POLICY INCREMENTAL AS " + byCity + ";\n"
+        + "CREATE MATERIALIZED VIEW lyon REFRESH POLICY INCREMENTAL AS " + lyon + ";\n"
+        + "CREATE MATERIALIZED VIEW everything REFRESH POLICY INCREMENTAL AS SELECT count(*) AS n, sum(amount) AS total FROM raw;\n"
+        + "CREATE MATERIALIZED VIEW averages AS SELECT city, avg(score) AS score FROM raw GROUP BY city;\n");
+    assertTrue(p.run().succeeded());
+    assertEquals("COMPLETE_RECOMPUTE", technique(p, "by_city"), "the first refresh computes the view");
+
+    p.write("landing/1.json", """
+        {"id": 4, "city": "Lyon", "amount": 1.00, "score": 0.5}
+        {"id": 5, "city": null, "amount": null, "score": 3.0}
+        {"id": 6, "city": "Nice", "amount": 2.00, "score": 1.0}
+        """);
+    assertTrue(p.run().succeeded());
+    assertEquals("GROUP_AGGREGATE", technique(p, "by_city"));
+    assertEquals("APPEND_ONLY", technique(p, "lyon"));
+    assertEquals("GROUP_AGGREGATE", technique(p, "everything"), "one group, no key");
+    assertEquals("COMPLETE_RECOMPUTE", technique(p, "averages"), "avg does not merge from its own value");
+    assertFresh(p, "by_city", byCity);
+    assertFresh(p, "lyon", lyon);
+    assertEquals(List.of("[6,20.75]"), p.rows("SELECT * FROM everything"));
+    assertFresh(p, "averages", "SELECT city, avg(score) AS score FROM raw GROUP BY city");
+
+    UpdateResult idle = p.run();
+    assertTrue(idle.succeeded());
+    assertEquals("NO_OP", technique(p, "by_city"));
+
+    p.spark().sql("DELETE FROM " + p.database() + ".raw WHERE id = 4");
+    assertTrue(p.run().succeeded());
+    assertEquals("COMPLETE_RECOMPUTE", technique(p, "by_city"), "a delete upstream is followed by a full recompute");
+    assertFresh(p, "by_city", byCity);
+    assertFresh(p, "lyon", lyon);
+  }
+
+  @Test
+  void theRefreshPolicyDecides() {
+    TestPipeline p = pipeline("""
+        CREATE MATERIALIZED VIEW always_full REFRESH POLICY FULL AS SELECT city, count(*) AS n FROM raw GROUP BY city;
+        CREATE MATERIALIZED VIEW strict REFRESH POLICY INCREMENTAL STRICT AS SELECT city, count(*) AS n FROM raw GROUP BY city;
+        CREATE MATERIALIZED VIEW by_cost AS SELECT city, count(*) AS n FROM raw GROUP BY city;
+        """);
+    assertTrue(p.run().succeeded(), "the first refresh of a strict view computes it");
+    p.write("landing/1.json", "{\"id\": 4, \"city\": \"Lyon\"}\n");
+    assertTrue(p.run().succeeded());
+    assertEquals("COMPLETE_RECOMPUTE", technique(p, "always_full"));
+    assertEquals("GROUP_AGGREGATE", technique(p, "strict"));
+    assertEquals("COMPLETE_RECOMPUTE", technique(p, "by_cost"), "AUTO recomputes when much of the input changed");
+    assertTrue(message(p, "by_cost").contains("more than 30% of the inputs"), message(p, "by_cost"));
+    assertEquals(List.of("[Lyon,2]", "[Paris,1]", "[null,1]"), p.rows("SELECT * FROM strict"));
+
+    p.spark().sql("DELETE FROM " + p.database() + ".raw WHERE id = 4");
+    UpdateResult failed = p.run();
+    assertFalse(failed.succeeded(), "a strict view cannot follow a delete incrementally");
+    String error = failed.flows().stream().filter(f -> f.dataset().equals("strict")).findFirst().orElseThrow()
+        .errorMessage().orElseThrow();
+    assertTrue(error.contains("MATERIALIZED_VIEW_NOT_INCREMENTALIZABLE") && error.contains("deleted or updated rows"), error);
+    assertEquals(List.of("[Lyon,2]", "[Paris,1]", "[null,1]"), p.rows("SELECT * FROM strict"), "nothing was written");
+  }
+}
