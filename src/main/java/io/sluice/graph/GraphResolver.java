@@ -84,7 +84,7 @@ public final class GraphResolver {
     FlowOutput output = flow.mode().accept(new Output(flow, df.schema(), resolution));
     resolved.put(flow.name(), new ResolvedFlow(
         flow, df.schema(), df.isStreaming(), resolution.inputs(), resolution.streamingInputs(), output,
-        ExternalSources.of(df)));
+        ExternalSources.of(df), df.queryExecution().analyzed()));
     DatasetDefinition target = graph.datasets().get(flow.target());
     if (target.type().isView()) {
       views.put(target.name(), df);

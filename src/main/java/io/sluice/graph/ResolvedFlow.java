@@ -3,6 +3,7 @@ package io.sluice.graph;
 import java.util.Collections;
 import java.util.LinkedHashSet;
 import java.util.Set;
+import org.apache.spark.sql.catalyst.plans.logical.LogicalPlan;
 import org.apache.spark.sql.types.StructType;
 
 /**
@@ -12,10 +13,11 @@ import org.apache.spark.sql.types.StructType;
  * @param streamingInputs the inputs among {@code inputs} that it reads as streams
  * @param output what it writes into its target, resolved against its query's columns
  * @param externalSources what it reads from outside the pipeline
+ * @param analyzed its query's analyzed plan, over stand-ins (empty relations) for the pipeline's tables
  */
 public record ResolvedFlow(
     FlowDefinition definition, StructType schema, boolean streaming, Set<DatasetName> inputs,
-    Set<DatasetName> streamingInputs, FlowOutput output, Set<ExternalSource> externalSources) {
+    Set<DatasetName> streamingInputs, FlowOutput output, Set<ExternalSource> externalSources, LogicalPlan analyzed) {
   public ResolvedFlow {
     inputs = Set.copyOf(inputs);
     streamingInputs = Set.copyOf(streamingInputs);

@@ -10,6 +10,7 @@ import io.sluice.graph.ResolvedFlow;
 import io.sluice.graph.ResolvedGraph;
 import io.sluice.kinds.autocdc.AutoCdcValidator;
 import io.sluice.kinds.autocdc.SnapshotValidator;
+import io.sluice.kinds.mv.MaterializedViewValidator;
 import io.sluice.kinds.replace.ReplaceUsingValidator;
 import io.sluice.kinds.replace.ReplaceWhereValidator;
 import io.sluice.kinds.sink.SinkValidator;
@@ -46,14 +47,14 @@ final class FlowKindChecks implements FlowMode.Visitor<Void> {
 
   @Override
   public Void append(FlowMode.Append mode) {
-    requireStreamIntoStreamingTable();
+    checkTarget();
     return null;
   }
 
   @Override
   public Void replaceUsing(FlowMode.ReplaceUsing mode) {
     ReplaceUsingValidator.validate(spark, graph, flow, mode);
-    requireStreamIntoStreamingTable();
+    checkTarget();
     return null;
   }
 
@@ -75,8 +76,11 @@ final class FlowKindChecks implements FlowMode.Visitor<Void> {
     return null;
   }
 
-  private void requireStreamIntoStreamingTable() {
+  private void checkTarget() {
     DatasetDefinition target = graph.dataset(flow.target());
+    if (target.type() == DatasetType.MATERIALIZED_VIEW) {
+      MaterializedViewValidator.validate(flow, target);
+    }
     if (target.type() == DatasetType.SINK) {
       SinkValidator.validateFlow(flow, target);
       return;

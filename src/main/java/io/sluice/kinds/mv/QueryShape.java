@@ -4,6 +4,7 @@ import io.sluice.execution.SourceFingerprint;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.function.Predicate;
 import org.apache.spark.sql.catalyst.expressions.Expression;
 import org.apache.spark.sql.catalyst.plans.logical.Aggregate;
 import org.apache.spark.sql.catalyst.plans.logical.Filter;
@@ -43,17 +44,30 @@ final class QueryShape {
     this.groups = groups;
   }
 
+  /** The shape of a query over the real tables, at a refresh. */
   static QueryShape of(LogicalPlan analyzed) {
+    return of(analyzed, QueryShape::isDelta);
+  }
+
+  /**
+   * The shape of a query as the graph's validation analyzed it, with an empty relation standing
+   * in for each of the pipeline's tables (VALUES cannot be empty, so it is one).
+   */
+  static QueryShape ofStandIns(LogicalPlan analyzed) {
+    return of(analyzed, node -> isDelta(node) || node instanceof LocalRelation local && local.data().isEmpty());
+  }
+
+  private static QueryShape of(LogicalPlan analyzed, Predicate<LogicalPlan> isInput) {
     // An ORDER BY of the whole query says nothing of which rows the view holds.
     LogicalPlan top = withoutOrder(analyzed);
-    Optional<IncrementalizationIssue> variable = variable(analyzed).or(() -> notDelta(analyzed));
-    Optional<IncrementalizationIssue> rows = variable.or(() -> rowsOnly(top));
+    Optional<IncrementalizationIssue> variable = variable(analyzed).or(() -> notDelta(analyzed, isInput));
+    Optional<IncrementalizationIssue> rows = variable.or(() -> rowsOnly(top, isInput));
     Optional<IncrementalizationIssue> grouped;
     GroupColumns groups = null;
     if (variable.isPresent()) {
       grouped = variable;
     } else if (top instanceof Aggregate aggregate) {
-      grouped = rowsOnly(aggregate.child());
+      grouped = rowsOnly(aggregate.child(), isInput);
       if (grouped.isEmpty()) {
         GroupColumns.Shaped shaped = GroupColumns.of(aggregate);
         groups = shaped.columns();
@@ -127,10 +141,10 @@ final class QueryShape {
     return e;
   }
 
-  private static Optional<IncrementalizationIssue> notDelta(LogicalPlan plan) {
+  private static Optional<IncrementalizationIssue> notDelta(LogicalPlan plan, Predicate<LogicalPlan> isInput) {
     List<String> found = new ArrayList<>();
     plan.foreach(node -> {
-      if (found.isEmpty() && node.children().isEmpty() && !isDelta(node)
+      if (found.isEmpty() && node.children().isEmpty() && !isInput.test(node)
           && !(node instanceof LocalRelation || node instanceof OneRowRelation || node instanceof Range)) {
         found.add(node.nodeName());
       }
@@ -146,9 +160,9 @@ final class QueryShape {
   }
 
   /** The first operator that does not map each input row to output rows of its own, if any. */
-  private static Optional<IncrementalizationIssue> rowsOnly(LogicalPlan plan) {
+  private static Optional<IncrementalizationIssue> rowsOnly(LogicalPlan plan, Predicate<LogicalPlan> isInput) {
     if (plan.children().isEmpty()) {
-      return isDelta(plan) ? Optional.empty()
+      return isInput.test(plan) ? Optional.empty()
           : Optional.of(new IncrementalizationIssue(IncrementalizationIssue.OPERATOR_NOT_SUPPORTED,
               "it reads constant rows (VALUES, range()), which every refresh would add again"));
     }
@@ -157,7 +171,7 @@ final class QueryShape {
       return Optional.of(issue(describe(plan)));
     }
     for (LogicalPlan child : CollectionConverters.asJava(plan.children())) {
-      Optional<IncrementalizationIssue> below = rowsOnly(child);
+      Optional<IncrementalizationIssue> below = rowsOnly(child, isInput);
       if (below.isPresent()) {
         return below;
       }

@@ -2,8 +2,10 @@ package io.sluice.kinds.mv;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.sluice.SluiceException;
 import io.sluice.testsupport.TestPipeline;
 import io.sluice.update.UpdateResult;
 import java.nio.file.Path;
@@ -88,6 +90,23 @@ class IncrementalRefreshTest {
     assertEquals("COMPLETE_RECOMPUTE", technique(p, "by_city"), "a delete upstream is followed by a full recompute");
     assertFresh(p, "by_city", byCity);
     assertFresh(p, "lyon", lyon);
+  }
+
+  @Test
+  void anIncrementalPolicyOnAQueryThatCanNeverBeIsRefused() {
+    TestPipeline p = pipeline("""
+        CREATE MATERIALIZED VIEW fine REFRESH POLICY INCREMENTAL AS SELECT city FROM raw WHERE id > 1;
+
+        CREATE MATERIALIZED VIEW sampled REFRESH POLICY INCREMENTAL STRICT
+        AS SELECT id, rand() AS r FROM raw;
+        """);
+    SluiceException error = assertThrows(SluiceException.class, p::run);
+    assertEquals("MATERIALIZED_VIEW_NOT_INCREMENTALIZABLE", error.errorClass());
+    assertTrue(error.userMessage().contains("pipeline.sql:5") && error.userMessage().contains("rand()"), error.userMessage());
+    assertFalse(p.spark().catalog().databaseExists(p.database()), "nothing is written");
+
+    p.sql(SOURCE + "CREATE STREAMING TABLE averages REFRESH POLICY FULL AS SELECT * FROM STREAM raw;");
+    assertEquals("REFRESH_POLICY_TARGET", assertThrows(SluiceException.class, p::run).errorClass());
   }
 
   @Test
