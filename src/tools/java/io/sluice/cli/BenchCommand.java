@@ -5,6 +5,7 @@ import io.sluice.bench.AutoCdcBenchmark;
 import io.sluice.bench.ContinuousBenchmark;
 import io.sluice.bench.DeletionVectorBenchmark;
 import io.sluice.bench.KafkaBenchmark;
+import io.sluice.bench.MaterializedViewBenchmark;
 import io.sluice.bench.ParallelFlowsBenchmark;
 import io.sluice.bench.PipelineTestBenchmark;
 import io.sluice.bench.ReplaceUsingBenchmark;
@@ -21,17 +22,17 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Spec;
 
-/** {@code sluice bench replace-using | auto-cdc | snapshot | kafka | parallel-flows | deletion-vectors | continuous | pipeline-test}: the benchmarks; each prints a table of figures. */
+/** {@code sluice bench replace-using | auto-cdc | snapshot | kafka | parallel-flows | deletion-vectors | continuous | pipeline-test | mv}: the benchmarks; each prints a table of figures. */
 @Command(name = "bench", description = "Benchmark a flow kind against what a user would write without it.",
     subcommands = {BenchCommand.ReplaceUsing.class, BenchCommand.AutoCdc.class, BenchCommand.Snapshot.class,
         BenchCommand.Kafka.class, BenchCommand.ParallelFlows.class, BenchCommand.DeletionVectors.class, BenchCommand.Continuous.class,
-        BenchCommand.PipelineTest.class})
+        BenchCommand.PipelineTest.class, BenchCommand.MaterializedViews.class})
 public final class BenchCommand implements Callable<Integer>, ToolCommand {
   @Spec CommandSpec spec;
 
   @Override
   public Integer call() {
-    throw new ParameterException(spec.commandLine(), "name a benchmark: replace-using, auto-cdc, snapshot, kafka, parallel-flows, deletion-vectors, continuous or pipeline-test");
+    throw new ParameterException(spec.commandLine(), "name a benchmark: replace-using, auto-cdc, snapshot, kafka, parallel-flows, deletion-vectors, continuous, pipeline-test or mv");
   }
 
   /**
@@ -190,6 +191,15 @@ public final class BenchCommand implements Callable<Integer>, ToolCommand {
     @Override
     void run(SparkSession spark, Path root) {
       new PipelineTestBenchmark(spark, root, System.out).run(rows, rounds);
+    }
+  }
+
+  @Command(name = "mv",
+      description = "Materialized views refreshed after appends of 0.01%%, 0.1%%, 1%% and 50%% of their input, against the same views with REFRESH POLICY FULL.")
+  static final class MaterializedViews extends Benchmark {
+    @Override
+    void run(SparkSession spark, Path root) {
+      new MaterializedViewBenchmark(spark, root, System.out).run(rows, new double[] {0.0001, 0.001, 0.01, 0.5});
     }
   }
 }

@@ -39,7 +39,7 @@ import scala.Tuple2;
  * Refreshes a materialized view in one atomic Delta commit, by the technique its
  * {@link RefreshPlanner} chose: nothing when no input changed, the query over the appended rows
  * alone, the touched groups merged, or the query run afresh. The commit carries the refresh's
- * {@link RefreshState}; readers see the old rows or the new ones, never a mix (SEMANTICS §7.2, §10.1).
+ * {@link RefreshState}; readers see the old rows or the new ones, never a mix (SEMANTICS §7.2, §7.2.1).
  */
 public final class MaterializedViewExecutor implements FlowExecutor {
   private static final String ANSI = "spark.sql.ansi.enabled";

@@ -1,0 +1,80 @@
+package io.sluice.bench;
+
+import io.sluice.spec.PipelineSpec;
+import io.sluice.update.UpdateResult;
+import java.io.PrintStream;
+import java.nio.file.Path;
+import java.util.Locale;
+import org.apache.spark.sql.SparkSession;
+
+/**
+ * Materialized views over a table of {@code rows} orders, refreshed after appends of a share of
+ * it: each view with the default policy against the same view with {@code REFRESH POLICY FULL},
+ * in the same updates, one flow at a time. Prints each refresh's seconds, their ratio, the
+ * technique taken, and the Spark jobs of an update with nothing new.
+ */
+public final class MaterializedViewBenchmark {
+  private static final String DATABASE = "bench_mv";
+  private static final String[][] VIEWS = {
+      {"group aggregate", "SELECT city, count(*) AS orders, sum(quantity) AS quantity, min(amount) AS cheapest,"
+          + " max(amount) AS dearest FROM orders GROUP BY city"},
+      {"filter", "SELECT id, city, amount FROM orders WHERE quantity = 7"},
+  };
+  private final SparkSession spark;
+  private final Path root;
+  private final PrintStream out;
+
+  public MaterializedViewBenchmark(SparkSession spark, Path root, PrintStream out) {
+    this.spark = spark;
+    this.root = root;
+    this.out = out;
+  }
+
+  public void run(long rows, double[] shares) {
+    BenchSupport.oneFlowAtATime(spark);
+    StringBuilder sql = new StringBuilder();
+    for (int i = 0; i < VIEWS.length; i++) {
+      sql.append("CREATE MATERIALIZED VIEW v").append(i).append(" AS ").append(VIEWS[i][1]).append(";\n");
+      sql.append("CREATE MATERIALIZED VIEW v").append(i).append("_full REFRESH POLICY FULL AS ").append(VIEWS[i][1]).append(";\n");
+    }
+    PipelineSpec spec = BenchSupport.pipeline(spark, root, "mv", DATABASE, sql.toString());
+    double written = BenchSupport.time(() -> append(0, rows, true));
+    double first = BenchSupport.time(() -> BenchSupport.update(spark, spec));
+    out.printf(Locale.ROOT, "%,d orders written in %.1f s; first refresh of the %d views %.1f s%n", rows, written,
+        VIEWS.length * 2, first);
+    JobCounter jobs = JobCounter.on(spark);
+    long idleJobs = jobs.count(() -> BenchSupport.update(spark, spec));
+    out.printf(Locale.ROOT, "an update with nothing new: %d Spark jobs for the %d views%n", idleJobs, VIEWS.length * 2);
+    long next = rows;
+    for (double share : shares) {
+      long added = Math.max(1, Math.round(rows * share));
+      append(next, added, false);
+      next += added;
+      UpdateResult result = BenchSupport.update(spark, spec);
+      for (int i = 0; i < VIEWS.length; i++) {
+        double incremental = BenchSupport.seconds(BenchSupport.flow(result, "v" + i));
+        double full = BenchSupport.seconds(BenchSupport.flow(result, "v" + i + "_full"));
+        out.printf(Locale.ROOT, "%-16s %6.2f%% appended (%,d rows): default policy %.2f s, FULL %.2f s, %.2fx, by %s%n",
+            VIEWS[i][0], share * 100, added, incremental, full, incremental / full, technique("v" + i));
+      }
+      for (int i = 0; i < VIEWS.length; i++) {
+        BenchSupport.expect(out, "v" + i + " rows equal v" + i + "_full's", BenchSupport.count(spark,
+            "(SELECT * FROM " + DATABASE + ".v" + i + " EXCEPT ALL SELECT * FROM " + DATABASE + ".v" + i + "_full)"), 0);
+      }
+    }
+  }
+
+  private void append(long from, long count, boolean create) {
+    String rows = "SELECT id, concat('city-', id % 1000) AS city, CAST(id % 13 AS INT) AS quantity,"
+        + " CAST(id % 997 AS DECIMAL(10,2)) AS amount FROM range(" + from + ", " + (from + count) + ")";
+    spark.sql(create ? "CREATE OR REPLACE TABLE " + DATABASE + ".orders USING delta AS " + rows
+        : "INSERT INTO " + DATABASE + ".orders " + rows);
+  }
+
+  /** The technique of the view's last refresh, from the message of its last planning event. */
+  private String technique(String view) {
+    return spark.sql("SELECT message FROM delta.`" + root.resolve("storage-mv").resolve("system/event_log")
+            + "` WHERE event_type = 'planning_information' AND origin.dataset_name = '" + view
+            + "' ORDER BY timestamp DESC, sequence DESC LIMIT 1").first().getString(0).replaceAll(".*refresh: ", "");
+  }
+}
