@@ -27,9 +27,13 @@ record DeltaInput(String key, String name, DeltaLog log, SnapshotDescriptor snap
 
   /** The bytes of its data files, from the version's checksum when Delta wrote one. */
   long bytes() {
-    Snapshot full = snapshot instanceof Snapshot s ? s : log.getSnapshotAt(snapshot.version(), Option.empty(), Option.empty(), false);
-    Option<VersionChecksum> checksum = full.checksumOpt();
-    return checksum.isDefined() ? checksum.get().tableSizeBytes() : full.sizeInBytes();
+    return bytes(snapshot instanceof Snapshot s ? s : log.getSnapshotAt(snapshot.version(), Option.empty(), Option.empty(), false));
+  }
+
+  /** The bytes of a table version's data files, from its checksum when Delta wrote one. */
+  static long bytes(Snapshot snapshot) {
+    Option<VersionChecksum> checksum = snapshot.checksumOpt();
+    return checksum.isDefined() ? checksum.get().tableSizeBytes() : snapshot.sizeInBytes();
   }
 
   /** Every Delta table {@code plan} reads, once each, by location. */

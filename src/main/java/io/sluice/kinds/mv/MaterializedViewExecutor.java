@@ -30,9 +30,7 @@ import org.apache.spark.sql.catalyst.plans.logical.Aggregate;
 import org.apache.spark.sql.catalyst.plans.logical.LogicalPlan;
 import org.apache.spark.sql.delta.DeltaLog;
 import org.apache.spark.sql.delta.Snapshot;
-import org.apache.spark.sql.delta.VersionChecksum;
 import org.apache.spark.sql.functions;
-import scala.Option;
 import scala.Tuple2;
 
 /**
@@ -113,10 +111,8 @@ public final class MaterializedViewExecutor implements FlowExecutor {
             + "' drops rows of the view: a dropped group cannot be merged"))
         .or(() -> WriterSupport.whyNot(view._2()).map(why -> new IncrementalizationIssue(
             IncrementalizationIssue.VIEW_NOT_KEYED_WRITABLE, "the view's table cannot have rows replaced in place: " + why)));
-    Option<VersionChecksum> checksum = view._2().checksumOpt();
-    long viewBytes = checksum.isDefined() ? checksum.get().tableSizeBytes() : view._2().sizeInBytes();
     RefreshPlanner.View planned = new RefreshPlanner.View(shape, definition(run, analyzed, inputs),
-        run.target().refreshPolicy(), notMergeable, viewBytes);
+        run.target().refreshPolicy(), notMergeable, DeltaInput.bytes(view._2()));
     return RefreshPlanner.plan(planned, inputs, RefreshState.read(view._1(), view._2().version()));
   }
 
