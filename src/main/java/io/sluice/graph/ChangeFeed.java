@@ -27,7 +27,7 @@ public final class ChangeFeed {
    * Why {@code dataset}'s table keeps a change data feed that its definition does not ask for,
    * if the pipeline reads its changes: a flow streams it while keyed flows change its rows, or
    * snapshot and change-feed flows share it (each snapshot's changes become the shared state's
-   * events). Otherwise its table has no feed, as Delta's default: its commits then write no
+   * events), or keyed flows change its rows and a materialized view refreshes incrementally from it. Otherwise its table has no feed, as Delta's default: its commits then write no
    * feed files that nobody reads.
    */
   public static Optional<String> keptFor(ResolvedGraph graph, DatasetName dataset) {
@@ -39,6 +39,15 @@ public final class ChangeFeed {
       return Optional.of("streamed by " + String.join(", ", streamedBy));
     }
     List<FlowMode> modes = graph.flowsInto(dataset).stream().map(f -> f.definition().mode()).toList();
+    List<String> refreshedFrom = graph.flows().stream()
+        .filter(f -> f.inputs().contains(dataset) && !f.streamingInputs().contains(dataset))
+        .filter(f -> graph.dataset(f.target()).type() == DatasetType.MATERIALIZED_VIEW
+            && graph.dataset(f.target()).refreshPolicy() != RefreshPolicy.FULL)
+        .map(f -> f.target().name())
+        .toList();
+    if (modes.stream().anyMatch(FlowMode::keyed) && !refreshedFrom.isEmpty()) {
+      return Optional.of("refreshed incrementally from it: " + String.join(", ", refreshedFrom));
+    }
     if (modes.stream().anyMatch(FlowMode::comparesSnapshots)
         && modes.stream().anyMatch(m -> m.changesRows() && !m.comparesSnapshots())) {
       return Optional.of("snapshot and change-feed flows share it");

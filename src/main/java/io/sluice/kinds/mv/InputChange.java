@@ -1,6 +1,7 @@
 package io.sluice.kinds.mv;
 
 import io.sluice.common.SparkErrors;
+import io.sluice.graph.ChangeFeed;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -9,7 +10,11 @@ import java.util.Optional;
 import java.util.Set;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
+import org.apache.spark.sql.Dataset;
+import org.apache.spark.sql.Row;
+import org.apache.spark.sql.SparkSession;
 import org.apache.spark.sql.delta.actions.Action;
+import org.apache.spark.sql.delta.actions.AddCDCFile;
 import org.apache.spark.sql.delta.actions.AddFile;
 import org.apache.spark.sql.delta.actions.CommitInfo;
 import org.apache.spark.sql.delta.actions.Metadata;
@@ -22,20 +27,20 @@ import scala.jdk.javaapi.CollectionConverters;
 
 /**
  * What one input of a view did between the version the view last saw and the version its query
- * reads now, from the input's Delta log: nothing, only appended (the files it added), or more
- * (rows deleted or updated, its schema changed, its log cleaned up), which only a full recompute
- * can follow.
+ * reads now, from the input's Delta log: nothing, only appended (the files it added), or changed
+ * rows (deleted, updated), which its change data feed tells when the feed was on all along.
+ *
+ * @param changedBytes the bytes of the files the commits in between added, data and feed files
+ * @param notAnAppend why what it did is more than appending rows, if it is
+ * @param unreadable why what it did cannot be read (its log cleaned up, its feed off, its columns
+ *     changed), if it cannot: only a full recompute follows it then
  */
-record InputChange(DeltaInput input, long fromVersion, Kind kind, List<AddFile> appended, Optional<IncrementalizationIssue> issue) {
+record InputChange(DeltaInput input, long fromVersion, Kind kind, List<AddFile> appended, long changedBytes,
+    Optional<IncrementalizationIssue> notAnAppend, Optional<IncrementalizationIssue> unreadable) {
   enum Kind { UNCHANGED, APPENDED, CHANGED }
 
   InputChange {
     appended = List.copyOf(appended);
-  }
-
-  /** The bytes of the files it appended. */
-  long appendedBytes() {
-    return appended.stream().mapToLong(AddFile::size).sum();
   }
 
   /** The rows it appended, as the files' statistics count them (files without statistics count none). */
@@ -43,18 +48,27 @@ record InputChange(DeltaInput input, long fromVersion, Kind kind, List<AddFile> 
     return appended.stream().mapToLong(f -> f.numLogicalRecords().isDefined() ? (Long) f.numLogicalRecords().get() : 0L).sum();
   }
 
+  /** The rows its commits in between changed, read from its change data feed: only for a {@link Kind#CHANGED} input. */
+  Dataset<Row> changedRows(SparkSession spark) {
+    return spark.read().format("delta").option(ChangeFeed.READ_OPTION, "true")
+        .option("startingVersion", fromVersion + 1).option("endingVersion", input.version()).load(input.key());
+  }
+
   /** What {@code input} did since version {@code from}: read from the commits in between, none of their data. */
   static InputChange since(DeltaInput input, long from) {
     long to = input.version();
     if (from == to) {
-      return new InputChange(input, from, Kind.UNCHANGED, List.of(), Optional.empty());
+      return new InputChange(input, from, Kind.UNCHANGED, List.of(), 0, Optional.empty(), Optional.empty());
     }
     if (from > to) {
-      return changed(input, from, IncrementalizationIssue.INPUT_REWRITTEN, input.name() + " went back from version " + from
-          + " to " + to + " (restored, or dropped and created again)");
+      return unreadable(input, from, IncrementalizationIssue.INPUT_REWRITTEN, input.name() + " went back from version "
+          + from + " to " + to + " (restored, or dropped and created again)");
     }
     List<AddFile> appended = new ArrayList<>();
     Set<String> compacted = new HashSet<>();
+    long changedBytes = 0;
+    String notAnAppend = null;
+    boolean metadataChanged = false;
     try {
       Iterator<Tuple2<Object, Seq<Action>>> commits = input.log().getChanges(from + 1, Option.empty(), true);
       long expected = from + 1;
@@ -67,14 +81,23 @@ record InputChange(DeltaInput input, long fromVersion, Kind kind, List<AddFile> 
         expected++;
         List<Action> actions = CollectionConverters.asJava(commit._2());
         for (Action action : actions) {
-          Optional<String> notAnAppend = notAnAppend(action, input);
-          if (notAnAppend.isPresent()) {
-            return changed(input, from, IncrementalizationIssue.INPUT_REWRITTEN, input.name() + " " + notAnAppend.get()
-                + " at version " + version + operation(actions));
+          if (action instanceof Metadata metadata) {
+            metadataChanged = true;
+            if (!sameShape(metadata, input)) {
+              return unreadable(input, from, IncrementalizationIssue.INPUT_REWRITTEN,
+                  input.name() + " changed its columns or partitioning at version " + version);
+            }
+          }
+          Optional<String> more = moreThanAnAppend(action);
+          if (more.isPresent() && notAnAppend == null) {
+            notAnAppend = input.name() + " " + more.get() + " at version " + version + operation(actions);
           }
           if (action instanceof AddFile add && add.dataChange()) {
             appended.add(add);
-          } else if (action instanceof RemoveFile remove) {
+            changedBytes += add.size();
+          } else if (action instanceof AddCDCFile feed) {
+            changedBytes += feed.size();
+          } else if (action instanceof RemoveFile remove && !remove.dataChange()) {
             compacted.add(remove.path());
           }
         }
@@ -85,26 +108,35 @@ record InputChange(DeltaInput input, long fromVersion, Kind kind, List<AddFile> 
     } catch (RuntimeException e) {
       return gone(input, from, "its log from version " + (from + 1) + " cannot be read (" + SparkErrors.firstLine(e) + ")");
     }
+    if (notAnAppend != null) {
+      IncrementalizationIssue changed = new IncrementalizationIssue(IncrementalizationIssue.INPUT_REWRITTEN, notAnAppend);
+      // Unchanged metadata in between: the feed was on at every version since, as it is now.
+      boolean feed = !metadataChanged && "true".equalsIgnoreCase(
+          input.snapshot().metadata().configuration().getOrElse(ChangeFeed.ENABLE_PROPERTY, () -> "false"));
+      return new InputChange(input, from, Kind.CHANGED, List.of(), changedBytes, Optional.of(changed), feed ? Optional.empty()
+          : Optional.of(new IncrementalizationIssue(IncrementalizationIssue.INPUT_REWRITTEN, notAnAppend
+              + ", and its change data feed (" + ChangeFeed.ENABLE_PROPERTY + ") was not on all along")));
+    }
     Optional<String> vacuumed = vacuumed(input, appended, compacted);
     if (vacuumed.isPresent()) {
       return gone(input, from, "the file " + vacuumed.get() + " it appended was compacted and then removed (VACUUM)");
     }
-    return new InputChange(input, from, appended.isEmpty() ? Kind.UNCHANGED : Kind.APPENDED, appended, Optional.empty());
+    return new InputChange(input, from, appended.isEmpty() ? Kind.UNCHANGED : Kind.APPENDED, appended, changedBytes,
+        Optional.empty(), Optional.empty());
   }
 
   /** What makes {@code action} more than an append or a rewrite of the same rows (OPTIMIZE), if anything. */
-  private static Optional<String> notAnAppend(Action action, DeltaInput input) {
-    if (action instanceof RemoveFile remove && remove.dataChange()) {
+  private static Optional<String> moreThanAnAppend(Action action) {
+    if (action instanceof RemoveFile remove && remove.dataChange()
+        || action instanceof AddFile add && add.dataChange() && add.deletionVector() != null) {
       return Optional.of("deleted or updated rows");
-    }
-    if (action instanceof AddFile add && add.dataChange() && add.deletionVector() != null) {
-      return Optional.of("deleted or updated rows");
-    }
-    if (action instanceof Metadata metadata && (!metadata.schema().equals(input.snapshot().metadata().schema())
-        || !metadata.partitionColumns().equals(input.snapshot().metadata().partitionColumns()))) {
-      return Optional.of("changed its columns or partitioning");
     }
     return Optional.empty();
+  }
+
+  private static boolean sameShape(Metadata metadata, DeltaInput input) {
+    return metadata.schema().equals(input.snapshot().metadata().schema())
+        && metadata.partitionColumns().equals(input.snapshot().metadata().partitionColumns());
   }
 
   private static String operation(List<Action> actions) {
@@ -134,12 +166,13 @@ record InputChange(DeltaInput input, long fromVersion, Kind kind, List<AddFile> 
     }
   }
 
-  private static InputChange changed(DeltaInput input, long from, String type, String reason) {
-    return new InputChange(input, from, Kind.CHANGED, List.of(), Optional.of(new IncrementalizationIssue(type, reason)));
+  private static InputChange unreadable(DeltaInput input, long from, String type, String reason) {
+    Optional<IncrementalizationIssue> issue = Optional.of(new IncrementalizationIssue(type, reason));
+    return new InputChange(input, from, Kind.CHANGED, List.of(), 0, issue, issue);
   }
 
   private static InputChange gone(DeltaInput input, long from, String reason) {
-    return changed(input, from, IncrementalizationIssue.INPUT_VERSIONS_GONE, input.name() + ": " + reason
+    return unreadable(input, from, IncrementalizationIssue.INPUT_VERSIONS_GONE, input.name() + ": " + reason
         + "; what changed since version " + from + " cannot be read");
   }
 }

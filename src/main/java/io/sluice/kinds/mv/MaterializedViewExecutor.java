@@ -88,6 +88,7 @@ public final class MaterializedViewExecutor implements FlowExecutor {
         return written(plan, count);
       });
       case GROUP_AGGREGATE -> mergeGroups(run, analyzed, plan, view, metadata);
+      case GENERIC_AGGREGATE -> recomputeGroups(run, analyzed, plan, view, metadata);
       default -> run.processBatch(query, batch, (rows, id, count) -> {
         DeltaWrites.withUserMetadata(spark, metadata, () -> {
           DeltaWrites.overwrite(rows, table);
@@ -103,16 +104,15 @@ public final class MaterializedViewExecutor implements FlowExecutor {
   }
 
   private RefreshPlan plan(FlowRun run, LogicalPlan analyzed, Tuple2<DeltaLog, Snapshot> view) {
-    QueryShape shape = QueryShape.of(analyzed);
-    List<DeltaInput> inputs = DeltaInput.of(analyzed);
-    Optional<IncrementalizationIssue> notMergeable = run.target().expectations().stream()
+    Optional<IncrementalizationIssue> dropsRows = run.target().expectations().stream()
         .filter(e -> e.action() == ViolationAction.DROP).findFirst()
         .map(e -> new IncrementalizationIssue(IncrementalizationIssue.EXPECTATION_DROPS_ROWS, "expectation '" + e.name()
-            + "' drops rows of the view: a dropped group cannot be merged"))
-        .or(() -> WriterSupport.whyNot(view._2()).map(why -> new IncrementalizationIssue(
-            IncrementalizationIssue.VIEW_NOT_KEYED_WRITABLE, "the view's table cannot have rows replaced in place: " + why)));
-    RefreshPlanner.View planned = new RefreshPlanner.View(shape, definition(run, analyzed, inputs),
-        run.target().refreshPolicy(), notMergeable, DeltaInput.bytes(view._2()));
+            + "' drops rows of the view: a dropped group cannot be merged"));
+    Optional<IncrementalizationIssue> notKeyed = WriterSupport.whyNot(view._2()).map(why -> new IncrementalizationIssue(
+        IncrementalizationIssue.VIEW_NOT_KEYED_WRITABLE, "the view's table cannot have rows replaced in place: " + why));
+    List<DeltaInput> inputs = DeltaInput.of(analyzed);
+    RefreshPlanner.View planned = new RefreshPlanner.View(QueryShape.of(analyzed), definition(run, analyzed, inputs),
+        run.target().refreshPolicy(), dropsRows, notKeyed, DeltaInput.bytes(view._2()));
     return RefreshPlanner.plan(planned, inputs, RefreshState.read(view._1(), view._2().version()));
   }
 
@@ -144,17 +144,38 @@ public final class MaterializedViewExecutor implements FlowExecutor {
     Dataset<Row> held = DeltaTarget.table(run.target().name()).readPinned(spark).as("v");
     Dataset<Row> merged = added.join(held, groups.sameGroup(), "left").select(groups.merged().toArray(Column[]::new)).persist();
     try {
-      run.processBatch(merged, plan.next().refresh(), (rows, id, count) -> {
-        Column[] keys = groups.keys().stream().map(k -> functions.col(Identifiers.quote(k))).toArray(Column[]::new);
-        DeltaWrites.withUserMetadata(spark, metadata, () -> KeyedCommit.to(spark, view._1(), view._2(), "REFRESH MATERIALIZED VIEW")
-            .removing(rows.select(keys), groups.keys(), lit(true))
-            .appending(rows)
-            .parameter("technique", plan.technique().name())
-            .commit());
-        return written(plan, count);
-      });
+      Column[] keys = groups.keys().stream().map(k -> functions.col(Identifiers.quote(k))).toArray(Column[]::new);
+      replaceGroups(run, plan, view, metadata, merged, merged.select(keys), groups.keys());
     } finally {
       merged.unpersist();
     }
+  }
+
+  /**
+   * The groups the one changed input's change touches are recomputed from the input's rows of
+   * those groups, and replace the view's rows of those groups; a group left with no row goes.
+   */
+  private static void recomputeGroups(FlowRun run, LogicalPlan analyzed, RefreshPlan plan, Tuple2<DeltaLog, Snapshot> view,
+      String metadata) {
+    GroupKeys keys = QueryShape.of(analyzed).keys();
+    InputChange change = plan.changes().stream().filter(c -> c.kind() != InputChange.Kind.UNCHANGED).findFirst().orElseThrow();
+    try (TouchedGroups touched = TouchedGroups.of(run.spark(), keys, change)) {
+      replaceGroups(run, plan, view, metadata, touched.recomputed(run.spark(), analyzed, change.input().key()),
+          touched.viewKeys(), keys.viewColumns());
+    }
+  }
+
+  /** Replaces the view's rows of the groups {@code keys} names by {@code rows}, checked, in one keyed commit. */
+  private static void replaceGroups(FlowRun run, RefreshPlan plan, Tuple2<DeltaLog, Snapshot> view, String metadata,
+      Dataset<Row> rows, Dataset<Row> keys, List<String> keyColumns) {
+    SparkSession spark = run.spark();
+    run.processBatch(rows, plan.next().refresh(), (checked, id, count) -> {
+      DeltaWrites.withUserMetadata(spark, metadata, () -> KeyedCommit.to(spark, view._1(), view._2(), "REFRESH MATERIALIZED VIEW")
+          .removing(keys, keyColumns, lit(true))
+          .appending(checked)
+          .parameter("technique", plan.technique().name())
+          .commit());
+      return written(plan, count);
+    });
   }
 }

@@ -33,10 +33,15 @@ final class QueryShape {
   private final Optional<IncrementalizationIssue> appendOnly;
   private final Optional<IncrementalizationIssue> groupAggregate;
   private final GroupColumns groups;
+  private final Optional<IncrementalizationIssue> genericAggregate;
+  private final GroupKeys keys;
   private final boolean groupedAtTop;
 
   private QueryShape(Optional<IncrementalizationIssue> variable, Optional<IncrementalizationIssue> appendOnly,
-      Optional<IncrementalizationIssue> groupAggregate, GroupColumns groups, boolean groupedAtTop) {
+      Optional<IncrementalizationIssue> groupAggregate, GroupColumns groups, Optional<IncrementalizationIssue> genericAggregate,
+      GroupKeys keys, boolean groupedAtTop) {
+    this.genericAggregate = genericAggregate;
+    this.keys = keys;
     this.groupedAtTop = groupedAtTop;
     this.variable = variable;
     this.appendOnly = appendOnly;
@@ -63,25 +68,34 @@ final class QueryShape {
     Optional<IncrementalizationIssue> variable = variable(analyzed).or(() -> notDelta(analyzed, isInput));
     Optional<IncrementalizationIssue> rows = variable.or(() -> rowsOnly(top, isInput));
     Optional<IncrementalizationIssue> grouped;
+    Optional<IncrementalizationIssue> regrouped;
     GroupColumns groups = null;
+    GroupKeys keys = null;
     if (variable.isPresent()) {
       grouped = variable;
+      regrouped = variable;
     } else if (top instanceof Aggregate aggregate) {
       grouped = rowsOnly(aggregate.child(), isInput);
+      regrouped = grouped;
       if (grouped.isEmpty()) {
         GroupColumns.Shaped shaped = GroupColumns.of(aggregate);
         groups = shaped.columns();
         grouped = Optional.ofNullable(shaped.whyNot())
             .map(why -> new IncrementalizationIssue(IncrementalizationIssue.AGGREGATE_NOT_SUPPORTED, why));
+        GroupKeys.Traced traced = GroupKeys.of(aggregate, isInput);
+        keys = traced.keys();
+        regrouped = Optional.ofNullable(traced.whyNot())
+            .map(why -> new IncrementalizationIssue(IncrementalizationIssue.AGGREGATE_NOT_SUPPORTED, why));
       }
     } else {
       grouped = Optional.of(new IncrementalizationIssue(IncrementalizationIssue.OPERATOR_NOT_SUPPORTED,
           "the query is not one GROUP BY at its top"));
+      regrouped = grouped;
     }
     if (rows.isEmpty() && top instanceof Aggregate) {
       rows = Optional.of(issue("an aggregate"));
     }
-    return new QueryShape(variable, rows, grouped, groups, top instanceof Aggregate);
+    return new QueryShape(variable, rows, grouped, groups, regrouped, keys, top instanceof Aggregate);
   }
 
   private static LogicalPlan withoutOrder(LogicalPlan plan) {
@@ -108,13 +122,23 @@ final class QueryShape {
     return groups;
   }
 
+  /** Why the groups a change touches cannot be recomputed alone, if they cannot. */
+  Optional<IncrementalizationIssue> genericAggregate() {
+    return genericAggregate;
+  }
+
+  /** The group keys, traced to the input; null when {@link #genericAggregate} says why not. */
+  GroupKeys keys() {
+    return keys;
+  }
+
   /** Why no incremental technique can ever refresh the view, if none can. */
   Optional<IncrementalizationIssue> neverIncremental() {
-    if (appendOnly.isEmpty() || groupAggregate.isEmpty()) {
+    if (appendOnly.isEmpty() || groupAggregate.isEmpty() || genericAggregate.isEmpty()) {
       return Optional.empty();
     }
     // The issue of the technique the query's form points to: a GROUP BY's for an aggregate at the top.
-    return Optional.of(groupedAtTop ? groupAggregate.get() : appendOnly.get());
+    return Optional.of(groupedAtTop ? genericAggregate.get() : appendOnly.get());
   }
 
   private static Optional<IncrementalizationIssue> variable(LogicalPlan plan) {

@@ -19,14 +19,16 @@ public record RefreshPlan(Technique technique, List<TechniqueInfo> techniques, L
 
   /**
    * The first reason a full recompute was needed, if the plan is one: of the incremental technique
-   * that came nearest (the fewest issues), so that a GROUP BY's reason is not that it aggregates.
+   * that came nearest (the fewest issues; of those, the most general), so that a GROUP BY's reason
+   * is not that it aggregates.
    */
   Optional<IncrementalizationIssue> firstReason() {
     if (technique != Technique.COMPLETE_RECOMPUTE) {
       return Optional.empty();
     }
     return techniques.stream().filter(t -> t.technique().incremental())
-        .min(Comparator.comparingInt(t -> t.issues().size()))
+        .min(Comparator.<TechniqueInfo>comparingInt(t -> t.issues().size())
+            .thenComparing(t -> t.technique().ordinal(), Comparator.reverseOrder()))
         .flatMap(t -> t.issues().stream().findFirst());
   }
 
@@ -42,6 +44,10 @@ public record RefreshPlan(Technique technique, List<TechniqueInfo> techniques, L
             || type.equals(IncrementalizationIssue.VIEW_CHANGED_OUTSIDE_REFRESH)).isPresent();
   }
 
+  private java.util.stream.Stream<InputChange> changed() {
+    return changes.stream().filter(c -> c.kind() != InputChange.Kind.UNCHANGED);
+  }
+
   /** The planning event's {@code details}, in Lakeflow's shape. */
   public Map<String, Object> details() {
     Map<String, Object> planning = new LinkedHashMap<>();
@@ -54,7 +60,9 @@ public record RefreshPlan(Technique technique, List<TechniqueInfo> techniques, L
       source.put("change", change.kind().name());
       if (change.kind() == InputChange.Kind.APPENDED) {
         source.put("appended_rows", change.appendedRows());
-        source.put("appended_bytes", change.appendedBytes());
+      }
+      if (change.kind() != InputChange.Kind.UNCHANGED) {
+        source.put("changed_bytes", change.changedBytes());
       }
       return source;
     }).toList());
@@ -66,9 +74,10 @@ public record RefreshPlan(Technique technique, List<TechniqueInfo> techniques, L
     return switch (technique) {
       case NO_OP -> "refresh: NO_OP, no input changed since the last refresh";
       case COMPLETE_RECOMPUTE -> "refresh: COMPLETE_RECOMPUTE" + firstReason().map(i -> ", " + i.reason()).orElse("");
+      case GENERIC_AGGREGATE -> "refresh: GENERIC_AGGREGATE, the groups touched by the changes to "
+          + String.join(", ", changed().map(c -> c.input().name()).toList());
       default -> String.format(Locale.ROOT, "refresh: %s, %,d rows appended to %s", technique,
-          changes.stream().mapToLong(InputChange::appendedRows).sum(),
-          String.join(", ", changes.stream().filter(c -> c.kind() == InputChange.Kind.APPENDED).map(c -> c.input().name()).toList()));
+          changes.stream().mapToLong(InputChange::appendedRows).sum(), String.join(", ", changed().map(c -> c.input().name()).toList()));
     };
   }
 }

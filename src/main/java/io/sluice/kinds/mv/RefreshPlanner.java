@@ -2,25 +2,33 @@ package io.sluice.kinds.mv;
 
 import io.sluice.graph.RefreshPolicy;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalLong;
+import java.util.function.Function;
+import java.util.stream.Stream;
 
 /**
- * Chooses how one refresh of a view goes (docs/operations.md, "How a materialized view
- * refreshes"). Every technique is weighed: those whose conditions fail are not applicable, with
- * the reasons; of the others the cheapest is chosen, by the bytes each would read. Under the
+ * Chooses how one refresh of a view goes (docs/sql.md, "How a materialized view refreshes").
+ * Every technique is weighed: those whose conditions fail are not applicable, with the reasons;
+ * of the others the cheapest is chosen, by the bytes each would read and write. Under the
  * {@code AUTO} policy a change larger than {@value #CHANGE_SHARE_PERCENT}% of its inputs goes to a
  * full recompute, which then costs about as much and leaves a compact table.
  */
 final class RefreshPlanner {
   static final int CHANGE_SHARE_PERCENT = 30;
 
-  /** What the planner knows of the view itself. */
-  record View(QueryShape shape, String definition, RefreshPolicy policy, Optional<IncrementalizationIssue> notMergeable,
-      long bytes) {}
+  /**
+   * What the planner knows of the view itself.
+   *
+   * @param dropsRows why its groups cannot be merged from its rows: an expectation drops rows
+   * @param notKeyed why its rows cannot be replaced in place, if they cannot
+   */
+  record View(QueryShape shape, String definition, RefreshPolicy policy, Optional<IncrementalizationIssue> dropsRows,
+      Optional<IncrementalizationIssue> notKeyed, long bytes) {}
 
   private RefreshPlanner() {}
 
@@ -41,15 +49,14 @@ final class RefreshPlanner {
           blocking.add(new IncrementalizationIssue(IncrementalizationIssue.DEFINITION_CHANGED,
               input.name() + " was not an input of the last refresh"));
         } else {
-          InputChange change = InputChange.since(input, from);
-          changes.add(change);
-          change.issue().ifPresent(blocking::add);
+          changes.add(InputChange.since(input, from));
         }
       }
     }
     long inputBytes = inputs.stream().mapToLong(DeltaInput::bytes).sum();
-    long changedBytes = changes.stream().mapToLong(InputChange::appendedBytes).sum();
+    long changedBytes = changes.stream().mapToLong(InputChange::changedBytes).sum();
     boolean changed = changes.stream().anyMatch(c -> c.kind() != InputChange.Kind.UNCHANGED);
+    Costs costs = new Costs(view, changed, changedBytes, inputBytes);
 
     List<TechniqueInfo> weighed = new ArrayList<>();
     List<IncrementalizationIssue> noOp = new ArrayList<>(blocking);
@@ -57,19 +64,23 @@ final class RefreshPlanner {
       noOp.add(new IncrementalizationIssue(IncrementalizationIssue.INPUTS_CHANGED, "an input changed since the last refresh"));
     }
     weighed.add(info(Technique.NO_OP, noOp, 0));
-    weighed.add(incremental(Technique.APPEND_ONLY, view, blocking, view.shape().appendOnly(), changed, changedBytes,
-        inputBytes, changedBytes));
-    List<Optional<IncrementalizationIssue>> grouped = List.of(view.shape().groupAggregate(), view.notMergeable());
-    weighed.add(incremental(Technique.GROUP_AGGREGATE, view, blocking,
-        grouped.stream().flatMap(Optional::stream).findFirst(), changed, changedBytes, inputBytes, changedBytes + view.bytes()));
-    weighed.add(info(Technique.COMPLETE_RECOMPUTE, List.of(), inputBytes));
+    List<IncrementalizationIssue> appendsOnly = issues(blocking, changes, InputChange::notAnAppend);
+    weighed.add(costs.incremental(Technique.APPEND_ONLY, appendsOnly, Stream.of(view.shape().appendOnly()), changedBytes));
+    // Costs are the bytes read and written, estimated: a replacement of some groups reads the
+    // view's keys (half its bytes, say), and an input scanned for the touched groups alone is
+    // mostly filtered away before it is aggregated (half its bytes too).
+    weighed.add(costs.incremental(Technique.GROUP_AGGREGATE, appendsOnly,
+        Stream.of(view.shape().groupAggregate(), view.dropsRows(), view.notKeyed()), changedBytes + view.bytes() / 2));
+    weighed.add(costs.incremental(Technique.GENERIC_AGGREGATE, issues(blocking, changes, InputChange::unreadable),
+        Stream.of(view.shape().genericAggregate(), view.notKeyed()), inputBytes / 2 + changedBytes + view.bytes() / 2));
+    weighed.add(info(Technique.COMPLETE_RECOMPUTE, List.of(), inputBytes + view.bytes()));
 
     // INCREMENTAL takes any technique but a full recompute when one applies, whatever the costs say.
     boolean avoidRecompute = view.policy().requiresIncremental()
         && weighed.stream().anyMatch(t -> t.applicable() && t.technique() != Technique.COMPLETE_RECOMPUTE);
     TechniqueInfo chosen = weighed.stream().filter(TechniqueInfo::applicable)
         .filter(t -> !avoidRecompute || t.technique() != Technique.COMPLETE_RECOMPUTE)
-        .min((a, b) -> Long.compare(a.cost().orElse(Long.MAX_VALUE), b.cost().orElse(Long.MAX_VALUE))).orElseThrow();
+        .min(Comparator.comparingLong(t -> t.cost().orElse(Long.MAX_VALUE))).orElseThrow();
     List<TechniqueInfo> techniques = weighed.stream().map(t -> t == chosen ? t.asChosen() : t).toList();
     Map<String, Long> versions = new LinkedHashMap<>();
     inputs.forEach(input -> versions.put(input.key(), input.version()));
@@ -77,21 +88,32 @@ final class RefreshPlanner {
     return new RefreshPlan(chosen.technique(), techniques, changes, new RefreshState(number, view.definition(), versions));
   }
 
-  private static TechniqueInfo incremental(Technique technique, View view, List<IncrementalizationIssue> blocking,
-      Optional<IncrementalizationIssue> shape, boolean changed, long changedBytes, long inputBytes, long cost) {
+  /** The issues that stop every incremental technique, then those of the inputs' changes that stop this one. */
+  private static List<IncrementalizationIssue> issues(List<IncrementalizationIssue> blocking, List<InputChange> changes,
+      Function<InputChange, Optional<IncrementalizationIssue>> ofChange) {
     List<IncrementalizationIssue> issues = new ArrayList<>(blocking);
-    shape.ifPresent(issues::add);
-    if (view.policy() == RefreshPolicy.FULL) {
-      issues.add(new IncrementalizationIssue(IncrementalizationIssue.REFRESH_POLICY_FULL, "the view's REFRESH POLICY is FULL"));
+    changes.forEach(change -> ofChange.apply(change).ifPresent(issues::add));
+    return issues;
+  }
+
+  /** What an incremental technique must also meet: the policy, a change to follow, a change small enough. */
+  private record Costs(View view, boolean changed, long changedBytes, long inputBytes) {
+    TechniqueInfo incremental(Technique technique, List<IncrementalizationIssue> ofInputs,
+        Stream<Optional<IncrementalizationIssue>> ofView, long cost) {
+      List<IncrementalizationIssue> issues = new ArrayList<>(ofInputs);
+      ofView.flatMap(Optional::stream).findFirst().ifPresent(issues::add);
+      if (view.policy() == RefreshPolicy.FULL) {
+        issues.add(new IncrementalizationIssue(IncrementalizationIssue.REFRESH_POLICY_FULL, "the view's REFRESH POLICY is FULL"));
+      }
+      if (!changed && issues.isEmpty()) {
+        issues.add(new IncrementalizationIssue(IncrementalizationIssue.INPUTS_UNCHANGED, "no input changed"));
+      }
+      if (view.policy() == RefreshPolicy.AUTO && changedBytes * 100 > inputBytes * CHANGE_SHARE_PERCENT) {
+        issues.add(new IncrementalizationIssue(IncrementalizationIssue.CHANGESET_SIZE_THRESHOLD_EXCEEDED, String.format(
+            "the change (%,d bytes) is more than %d%% of the inputs (%,d bytes)", changedBytes, CHANGE_SHARE_PERCENT, inputBytes)));
+      }
+      return info(technique, issues, cost);
     }
-    if (!changed && issues.isEmpty()) {
-      issues.add(new IncrementalizationIssue(IncrementalizationIssue.INPUTS_UNCHANGED, "no input changed"));
-    }
-    if (view.policy() == RefreshPolicy.AUTO && changedBytes * 100 > inputBytes * CHANGE_SHARE_PERCENT) {
-      issues.add(new IncrementalizationIssue(IncrementalizationIssue.CHANGESET_SIZE_THRESHOLD_EXCEEDED, String.format(
-          "the change (%,d bytes) is more than %d%% of the inputs (%,d bytes)", changedBytes, CHANGE_SHARE_PERCENT, inputBytes)));
-    }
-    return info(technique, issues, cost);
   }
 
   private static TechniqueInfo info(Technique technique, List<IncrementalizationIssue> issues, long cost) {

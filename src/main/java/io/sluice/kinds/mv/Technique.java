@@ -8,6 +8,12 @@ public enum Technique {
   APPEND_ONLY,
   /** A top-level GROUP BY of count, sum, min, max over appended rows: the touched groups are merged. */
   GROUP_AGGREGATE,
+  /**
+   * A top-level GROUP BY over one input whose keys are its columns, any aggregates, after appends,
+   * deletes or updates (read from the input's change data feed): the groups the change touches are
+   * recomputed from the input's rows of those groups and replace the view's.
+   */
+  GENERIC_AGGREGATE,
   /** The query run afresh over the whole inputs, replacing every row. */
   COMPLETE_RECOMPUTE;
 
@@ -18,6 +24,6 @@ public enum Technique {
 
   /** Whether it brings the view up to date from the change alone. */
   public boolean incremental() {
-    return this == APPEND_ONLY || this == GROUP_AGGREGATE;
+    return this == APPEND_ONLY || this == GROUP_AGGREGATE || this == GENERIC_AGGREGATE;
   }
 }

@@ -1,0 +1,83 @@
+package io.sluice.kinds.mv;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.function.Predicate;
+import org.apache.spark.sql.catalyst.expressions.Alias;
+import org.apache.spark.sql.catalyst.expressions.Attribute;
+import org.apache.spark.sql.catalyst.expressions.Expression;
+import org.apache.spark.sql.catalyst.expressions.NamedExpression;
+import org.apache.spark.sql.catalyst.plans.logical.Aggregate;
+import org.apache.spark.sql.catalyst.plans.logical.Filter;
+import org.apache.spark.sql.catalyst.plans.logical.LogicalPlan;
+import org.apache.spark.sql.catalyst.plans.logical.Project;
+import org.apache.spark.sql.catalyst.plans.logical.SubqueryAlias;
+import org.apache.spark.sql.catalyst.plans.logical.View;
+import scala.jdk.javaapi.CollectionConverters;
+
+/**
+ * The groups of a view whose query is one GROUP BY at the top over one input: each group key is a
+ * column of the view and, unchanged, a column of the input. The groups a change touches are then
+ * the key values of its rows, and they alone are recomputed from the input's rows with those
+ * values, whatever the aggregates.
+ *
+ * @param viewColumns the view's key columns
+ * @param inputColumns the input's columns they are, in the same order
+ */
+record GroupKeys(List<String> viewColumns, List<String> inputColumns) {
+  GroupKeys {
+    viewColumns = List.copyOf(viewColumns);
+    inputColumns = List.copyOf(inputColumns);
+  }
+
+  /** The keys of {@code aggregate} traced to its one input, or why they cannot be. */
+  static Traced of(Aggregate aggregate, Predicate<LogicalPlan> isInput) {
+    List<String> view = new ArrayList<>();
+    List<String> input = new ArrayList<>();
+    List<NamedExpression> columns = CollectionConverters.asJava(aggregate.aggregateExpressions());
+    for (Expression group : CollectionConverters.asJava(aggregate.groupingExpressions())) {
+      Optional<NamedExpression> column = columns.stream()
+          .filter(c -> (c instanceof Alias alias ? alias.child() : (Expression) c).semanticEquals(group)).findFirst();
+      if (column.isEmpty()) {
+        return Traced.not("GROUP BY " + group.sql() + " is not a column of the view: its groups cannot be found again");
+      }
+      Optional<String> source = group instanceof Attribute attribute ? trace(attribute, aggregate.child(), isInput) : Optional.empty();
+      if (source.isEmpty()) {
+        return Traced.not("GROUP BY " + group.sql() + " is not a column of its one input, unchanged: the groups a change"
+            + " touches cannot be told from the changed rows");
+      }
+      view.add(column.get().name());
+      input.add(source.get());
+    }
+    return new Traced(new GroupKeys(view, input), null);
+  }
+
+  /** The keys, or the reason there are none. */
+  record Traced(GroupKeys keys, String whyNot) {
+    static Traced not(String reason) {
+      return new Traced(null, reason);
+    }
+  }
+
+  /** The input column {@code attribute} is, through renames, filters and aliases, over one input: empty if it is computed. */
+  private static Optional<String> trace(Attribute attribute, LogicalPlan plan, Predicate<LogicalPlan> isInput) {
+    if (plan instanceof Project project) {
+      for (NamedExpression column : CollectionConverters.asJava(project.projectList())) {
+        if (column.exprId().equals(attribute.exprId())) {
+          Expression value = column instanceof Alias alias ? alias.child() : (Expression) column;
+          return value instanceof Attribute source ? trace(source, project.child(), isInput) : Optional.empty();
+        }
+      }
+      return Optional.empty();
+    }
+    if (plan instanceof Filter || plan instanceof SubqueryAlias || plan instanceof View) {
+      return trace(attribute, plan.children().head(), isInput);
+    }
+    if (plan.children().isEmpty() && isInput.test(plan)) {
+      return CollectionConverters.asJava(plan.output()).stream().filter(a -> a.exprId().equals(attribute.exprId()))
+          .findFirst().map(Attribute::name);
+    }
+    return Optional.empty();
+  }
+}

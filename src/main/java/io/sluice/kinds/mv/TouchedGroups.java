@@ -1,0 +1,96 @@
+package io.sluice.kinds.mv;
+
+import static org.apache.spark.sql.functions.col;
+
+import io.sluice.common.Identifiers;
+import io.sluice.common.SparkPlans;
+import io.sluice.delta.Scala;
+import java.util.ArrayList;
+import java.util.List;
+import org.apache.spark.sql.Column;
+import org.apache.spark.sql.Dataset;
+import org.apache.spark.sql.Row;
+import org.apache.spark.sql.SparkSession;
+import org.apache.spark.sql.catalyst.expressions.And;
+import org.apache.spark.sql.catalyst.expressions.Attribute;
+import org.apache.spark.sql.catalyst.expressions.EqualNullSafe;
+import org.apache.spark.sql.catalyst.expressions.Expression;
+import org.apache.spark.sql.catalyst.plans.LeftSemi$;
+import org.apache.spark.sql.catalyst.plans.logical.Join;
+import org.apache.spark.sql.catalyst.plans.logical.JoinHint$;
+import org.apache.spark.sql.catalyst.plans.logical.LogicalPlan;
+import org.apache.spark.sql.delta.files.TahoeLogFileIndex;
+import org.apache.spark.sql.execution.datasources.HadoopFsRelation;
+import org.apache.spark.sql.execution.datasources.LogicalRelation;
+import scala.Option;
+import scala.jdk.javaapi.CollectionConverters;
+import scala.runtime.AbstractPartialFunction;
+
+/**
+ * The groups of a view that a change of its one input touches: the key values of the changed rows
+ * (appended files, or the change data feed's rows, before and after an update), and the view's
+ * query over the input's rows of those groups alone, which gives their new rows (none for a group
+ * that emptied).
+ */
+final class TouchedGroups implements AutoCloseable {
+  private static final String KEY = "__sluice_key_";
+  private final GroupKeys keys;
+  private final Dataset<Row> touched;
+
+  private TouchedGroups(GroupKeys keys, Dataset<Row> touched) {
+    this.keys = keys;
+    this.touched = touched;
+  }
+
+  /** The groups {@code change} touches; cached, as the recomputation and the commit both read them. */
+  static TouchedGroups of(SparkSession spark, GroupKeys keys, InputChange change) {
+    Dataset<Row> changed = change.kind() == InputChange.Kind.APPENDED
+        ? change.input().log().createDataFrame(change.input().snapshot(), Scala.seq(change.appended()), false, Option.empty())
+        : change.changedRows(spark);
+    List<Column> values = new ArrayList<>();
+    for (int i = 0; i < keys.inputColumns().size(); i++) {
+      values.add(col(Identifiers.quote(keys.inputColumns().get(i))).as(KEY + i));
+    }
+    return new TouchedGroups(keys, changed.select(values.toArray(Column[]::new)).distinct().persist());
+  }
+
+  /** The touched keys, named as the view's key columns. */
+  Dataset<Row> viewKeys() {
+    List<Column> named = new ArrayList<>();
+    for (int i = 0; i < keys.viewColumns().size(); i++) {
+      named.add(col(KEY + i).as(keys.viewColumns().get(i)));
+    }
+    return touched.select(named.toArray(Column[]::new));
+  }
+
+  /** The view's query with its scan of {@code input} limited to the rows of the touched groups. */
+  Dataset<Row> recomputed(SparkSession spark, LogicalPlan analyzed, String input) {
+    LogicalPlan touchedPlan = touched.queryExecution().analyzed();
+    List<Attribute> touchedKeys = CollectionConverters.asJava(touchedPlan.output());
+    return SparkPlans.ofRows(spark, analyzed.transformUp(new AbstractPartialFunction<LogicalPlan, LogicalPlan>() {
+      @Override
+      public boolean isDefinedAt(LogicalPlan node) {
+        return node instanceof LogicalRelation relation && QueryShape.isDelta(node)
+            && ((TahoeLogFileIndex) ((HadoopFsRelation) relation.relation()).location()).path().toString().equals(input);
+      }
+
+      @Override
+      public LogicalPlan apply(LogicalPlan scan) {
+        Expression match = null;
+        for (int i = 0; i < keys.inputColumns().size(); i++) {
+          String column = keys.inputColumns().get(i);
+          Attribute scanned = CollectionConverters.asJava(scan.output()).stream().filter(a -> a.name().equals(column))
+              .findFirst().orElseThrow();
+          Expression same = new EqualNullSafe(scanned, touchedKeys.get(i));
+          match = match == null ? same : new And(match, same);
+        }
+        return new Join(scan, touchedPlan, LeftSemi$.MODULE$, Option.apply(match), JoinHint$.MODULE$.NONE());
+      }
+    }));
+  }
+
+  @Override
+  public void close() {
+    touched.unpersist();
+  }
+}
