@@ -195,7 +195,7 @@ public final class BenchCommand implements Callable<Integer>, ToolCommand {
   }
 
   @Command(name = "mv",
-      description = "Materialized views refreshed after appends of 0.01%%, 0.1%%, 1%% and 50%% of their input, against the same views with REFRESH POLICY FULL.")
+      description = "Materialized views refreshed after appends of 0.01%%, 0.1%%, 1%% and 50%% of their input and a delete of 0.1%%, against the same views with REFRESH POLICY FULL.")
   static final class MaterializedViews extends Benchmark {
     @Override
     void run(SparkSession spark, Path root) {

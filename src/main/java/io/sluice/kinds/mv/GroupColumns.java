@@ -118,9 +118,14 @@ record GroupColumns(List<String> keys, Map<String, Merge> aggregates) {
 
   /** The condition matching a group of new rows ({@code a}) with the view's row of the same group ({@code v}). */
   Column sameGroup() {
+    return sameValues("a", "v", keys);
+  }
+
+  /** The condition matching rows aliased {@code left} and {@code right} whose {@code columns} are equal, NULL matching NULL. */
+  static Column sameValues(String left, String right, List<String> columns) {
     Column match = lit(true);
-    for (String key : keys) {
-      match = match.and(col("a." + Identifiers.quote(key)).eqNullSafe(col("v." + Identifiers.quote(key))));
+    for (String column : columns) {
+      match = match.and(col(left + "." + Identifiers.quote(column)).eqNullSafe(col(right + "." + Identifiers.quote(column))));
     }
     return match;
   }

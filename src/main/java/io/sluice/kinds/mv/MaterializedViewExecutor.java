@@ -42,6 +42,9 @@ import scala.Tuple2;
 public final class MaterializedViewExecutor implements FlowExecutor {
   private static final String ANSI = "spark.sql.ansi.enabled";
   private static final String TIME_ZONE = "spark.sql.session.timeZone";
+  private static final String DIFFERENCE = "__sluice_difference";
+  private static final String HELD = "__sluice_held";
+  private static final String COPY = "__sluice_copy";
   private final Checkpoints checkpoints;
 
   public MaterializedViewExecutor(Checkpoints checkpoints) {
@@ -80,7 +83,7 @@ public final class MaterializedViewExecutor implements FlowExecutor {
     String table = run.target().name().quoted();
     long batch = plan.next().refresh();
     switch (plan.technique()) {
-      case APPEND_ONLY -> run.processBatch(AppendedRows.of(spark, analyzed, plan.changes()), batch, (rows, id, count) -> {
+      case APPEND_ONLY -> run.processBatch(SignedRows.gained(spark, analyzed, plan.changes()), batch, (rows, id, count) -> {
         DeltaWrites.withUserMetadata(spark, metadata, () -> {
           DeltaWrites.append(rows, table);
           return null;
@@ -89,6 +92,7 @@ public final class MaterializedViewExecutor implements FlowExecutor {
       });
       case GROUP_AGGREGATE -> mergeGroups(run, analyzed, plan, view, metadata);
       case GENERIC_AGGREGATE -> recomputeGroups(run, analyzed, plan, view, metadata);
+      case ROW_BASED -> replaceRows(run, analyzed, plan, view, metadata);
       default -> run.processBatch(query, batch, (rows, id, count) -> {
         DeltaWrites.withUserMetadata(spark, metadata, () -> {
           DeltaWrites.overwrite(rows, table);
@@ -140,7 +144,7 @@ public final class MaterializedViewExecutor implements FlowExecutor {
       String metadata) {
     SparkSession spark = run.spark();
     GroupColumns groups = QueryShape.of(analyzed).groups();
-    Dataset<Row> added = AppendedRows.of(spark, analyzed, plan.changes()).as("a");
+    Dataset<Row> added = SignedRows.gained(spark, analyzed, plan.changes()).as("a");
     Dataset<Row> held = DeltaTarget.table(run.target().name()).readPinned(spark).as("v");
     Dataset<Row> merged = added.join(held, groups.sameGroup(), "left").select(groups.merged().toArray(Column[]::new)).persist();
     try {
@@ -162,6 +166,36 @@ public final class MaterializedViewExecutor implements FlowExecutor {
     try (TouchedGroups touched = TouchedGroups.of(run.spark(), keys, change)) {
       replaceGroups(run, plan, view, metadata, touched.recomputed(run.spark(), analyzed, change.input().key()),
           touched.viewKeys(), keys.viewColumns());
+    }
+  }
+
+  /**
+   * The rows the change adds and takes away, counted by value, give each touched value's new
+   * number of rows (what the view holds plus the difference); the view's rows of those values are
+   * replaced by as many copies in one keyed commit. Rows are a multiset: two equal rows are two.
+   */
+  private static void replaceRows(FlowRun run, LogicalPlan analyzed, RefreshPlan plan, Tuple2<DeltaLog, Snapshot> view,
+      String metadata) {
+    SparkSession spark = run.spark();
+    List<String> columns = List.of(analyzed.schema().fieldNames());
+    Column[] all = SignedRows.columns(columns);
+    Dataset<Row> differences = SignedRows.of(spark, analyzed, plan.changes()).groupBy(all)
+        .agg(functions.sum(SignedRows.SIGN).as(DIFFERENCE)).where(functions.col(DIFFERENCE).notEqual(0)).persist();
+    try {
+      Dataset<Row> held = DeltaTarget.table(run.target().name()).readPinned(spark).as("v")
+          .join(differences.as("d"), GroupColumns.sameValues("v", "d", columns), "left_semi");
+      Dataset<Row> counts = held.groupBy(all).agg(functions.count(functions.lit(1)).as(HELD));
+      List<Column> copies = new ArrayList<>();
+      for (String column : columns) {
+        copies.add(functions.col("d." + Identifiers.quote(column)).as(column));
+      }
+      Column number = functions.coalesce(functions.col("h." + HELD), functions.lit(0L)).plus(functions.col("d." + DIFFERENCE));
+      copies.add(functions.explode(functions.sequence(functions.lit(1L), number)).as(COPY));
+      Dataset<Row> rows = differences.as("d").join(counts.as("h"), GroupColumns.sameValues("d", "h", columns), "left")
+          .where(number.gt(0)).select(copies.toArray(Column[]::new)).drop(COPY);
+      replaceGroups(run, plan, view, metadata, rows, differences.select(all), columns);
+    } finally {
+      differences.unpersist();
     }
   }
 

@@ -1,5 +1,6 @@
 package io.sluice.kinds.mv;
 
+import io.sluice.common.Identifiers;
 import io.sluice.execution.SourceFingerprint;
 import java.util.ArrayList;
 import java.util.List;
@@ -20,6 +21,13 @@ import org.apache.spark.sql.catalyst.plans.logical.View;
 import org.apache.spark.sql.delta.files.TahoeLogFileIndex;
 import org.apache.spark.sql.execution.datasources.HadoopFsRelation;
 import org.apache.spark.sql.execution.datasources.LogicalRelation;
+import org.apache.spark.sql.types.ArrayType;
+import org.apache.spark.sql.types.DataType;
+import org.apache.spark.sql.types.DoubleType;
+import org.apache.spark.sql.types.FloatType;
+import org.apache.spark.sql.types.MapType;
+import org.apache.spark.sql.types.StructField;
+import org.apache.spark.sql.types.StructType;
 import scala.jdk.javaapi.CollectionConverters;
 import scala.runtime.BoxedUnit;
 
@@ -33,13 +41,15 @@ final class QueryShape {
   private final Optional<IncrementalizationIssue> appendOnly;
   private final Optional<IncrementalizationIssue> groupAggregate;
   private final GroupColumns groups;
+  private final Optional<IncrementalizationIssue> rowBased;
   private final Optional<IncrementalizationIssue> genericAggregate;
   private final GroupKeys keys;
   private final boolean groupedAtTop;
 
   private QueryShape(Optional<IncrementalizationIssue> variable, Optional<IncrementalizationIssue> appendOnly,
       Optional<IncrementalizationIssue> groupAggregate, GroupColumns groups, Optional<IncrementalizationIssue> genericAggregate,
-      GroupKeys keys, boolean groupedAtTop) {
+      GroupKeys keys, boolean groupedAtTop, Optional<IncrementalizationIssue> rowBased) {
+    this.rowBased = rowBased;
     this.genericAggregate = genericAggregate;
     this.keys = keys;
     this.groupedAtTop = groupedAtTop;
@@ -95,7 +105,32 @@ final class QueryShape {
     if (rows.isEmpty() && top instanceof Aggregate) {
       rows = Optional.of(issue("an aggregate"));
     }
-    return new QueryShape(variable, rows, grouped, groups, regrouped, keys, top instanceof Aggregate);
+    Optional<IncrementalizationIssue> matched = rows;
+    if (matched.isEmpty()) {
+      matched = unmatchable(analyzed.schema());
+    }
+    return new QueryShape(variable, rows, grouped, groups, regrouped, keys, top instanceof Aggregate, matched);
+  }
+
+  /** A column whose values do not compare exactly (floating point, maps), if any: rows cannot be matched by it. */
+  private static Optional<IncrementalizationIssue> unmatchable(StructType columns) {
+    for (StructField column : columns.fields()) {
+      if (inexact(column.dataType())) {
+        return Optional.of(new IncrementalizationIssue(IncrementalizationIssue.OPERATOR_NOT_SUPPORTED, "column "
+            + Identifiers.quote(column.name()) + " is " + column.dataType().sql() + ", whose values cannot be matched exactly"));
+      }
+    }
+    return Optional.empty();
+  }
+
+  private static boolean inexact(DataType type) {
+    if (type instanceof StructType struct) {
+      return java.util.Arrays.stream(struct.fields()).anyMatch(f -> inexact(f.dataType()));
+    }
+    if (type instanceof ArrayType array) {
+      return inexact(array.elementType());
+    }
+    return type instanceof MapType || type instanceof FloatType || type instanceof DoubleType;
   }
 
   private static LogicalPlan withoutOrder(LogicalPlan plan) {
@@ -122,6 +157,11 @@ final class QueryShape {
     return groups;
   }
 
+  /** Why the rows a change adds and takes away cannot be matched with the view's rows by value, if they cannot. */
+  Optional<IncrementalizationIssue> rowBased() {
+    return rowBased;
+  }
+
   /** Why the groups a change touches cannot be recomputed alone, if they cannot. */
   Optional<IncrementalizationIssue> genericAggregate() {
     return genericAggregate;
@@ -134,11 +174,11 @@ final class QueryShape {
 
   /** Why no incremental technique can ever refresh the view, if none can. */
   Optional<IncrementalizationIssue> neverIncremental() {
-    if (appendOnly.isEmpty() || groupAggregate.isEmpty() || genericAggregate.isEmpty()) {
+    if (appendOnly.isEmpty() || rowBased.isEmpty() || groupAggregate.isEmpty() || genericAggregate.isEmpty()) {
       return Optional.empty();
     }
     // The issue of the technique the query's form points to: a GROUP BY's for an aggregate at the top.
-    return Optional.of(groupedAtTop ? genericAggregate.get() : appendOnly.get());
+    return Optional.of(groupedAtTop ? genericAggregate.get() : rowBased.get());
   }
 
   private static Optional<IncrementalizationIssue> variable(LogicalPlan plan) {

@@ -65,13 +65,16 @@ final class RefreshPlanner {
     }
     weighed.add(info(Technique.NO_OP, noOp, 0));
     List<IncrementalizationIssue> appendsOnly = issues(blocking, changes, InputChange::notAnAppend);
+    List<IncrementalizationIssue> readable = issues(blocking, changes, InputChange::unreadable);
     weighed.add(costs.incremental(Technique.APPEND_ONLY, appendsOnly, Stream.of(view.shape().appendOnly()), changedBytes));
+    weighed.add(costs.incremental(Technique.ROW_BASED, readable, Stream.of(view.shape().rowBased(), view.notKeyed()),
+        changedBytes + view.bytes()));
     // Costs are the bytes read and written, estimated: a replacement of some groups reads the
     // view's keys (half its bytes, say), and an input scanned for the touched groups alone is
     // mostly filtered away before it is aggregated (half its bytes too).
     weighed.add(costs.incremental(Technique.GROUP_AGGREGATE, appendsOnly,
         Stream.of(view.shape().groupAggregate(), view.dropsRows(), view.notKeyed()), changedBytes + view.bytes() / 2));
-    weighed.add(costs.incremental(Technique.GENERIC_AGGREGATE, issues(blocking, changes, InputChange::unreadable),
+    weighed.add(costs.incremental(Technique.GENERIC_AGGREGATE, readable,
         Stream.of(view.shape().genericAggregate(), view.notKeyed()), inputBytes / 2 + changedBytes + view.bytes() / 2));
     weighed.add(info(Technique.COMPLETE_RECOMPUTE, List.of(), inputBytes + view.bytes()));
 

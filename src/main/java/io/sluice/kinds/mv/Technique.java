@@ -6,6 +6,12 @@ public enum Technique {
   NO_OP,
   /** Inputs only appended, and the query takes new rows alone: its rows over the new rows are appended. */
   APPEND_ONLY,
+  /**
+   * Projections, filters and UNION ALL after deletes and updates (read from the inputs' change
+   * data feeds): the rows the change adds and takes away, counted by value, replace the view's
+   * rows of those values.
+   */
+  ROW_BASED,
   /** A top-level GROUP BY of count, sum, min, max over appended rows: the touched groups are merged. */
   GROUP_AGGREGATE,
   /**
@@ -24,6 +30,6 @@ public enum Technique {
 
   /** Whether it brings the view up to date from the change alone. */
   public boolean incremental() {
-    return this == APPEND_ONLY || this == GROUP_AGGREGATE || this == GENERIC_AGGREGATE;
+    return this != NO_OP && this != COMPLETE_RECOMPUTE;
   }
 }

@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.sluice.testsupport.TestPipeline;
+import io.sluice.update.UpdateResult;
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -35,6 +36,8 @@ class RefreshDifferentialTest {
     views.put("whole", "REFRESH POLICY INCREMENTAL AS SELECT count(*) AS n, sum(qty) AS qty, max(name) AS last FROM orders");
     views.put("returned", "REFRESH POLICY INCREMENTAL AS SELECT id, city FROM returns WHERE qty > 0 UNION ALL"
         + " SELECT id, city FROM returns WHERE qty IS NULL");
+    views.put("rows", "REFRESH POLICY INCREMENTAL AS SELECT id % 3 AS bucket, upper(name) AS name FROM orders"
+        + " WHERE qty > 1 OR city IS NULL UNION ALL SELECT id % 3, city FROM returns");
     views.put("joined", "AS SELECT o.id, upper(o.name) AS name, r.qty FROM orders o LEFT JOIN returns r ON o.id = r.id");
     StringBuilder sql = new StringBuilder("""
         CREATE STREAMING TABLE events AS SELECT * FROM STREAM read_files('landing/events', format => 'json',
@@ -52,8 +55,11 @@ class RefreshDifferentialTest {
     events(p, random, 0, 8, false);
     returns(p, random, 0, 2);
     p.sql(sql.toString());
-    for (int round = 1; round <= 3; round++) {
-      assertTrue(p.run().succeeded(), "update " + round + " (seed " + SEED + ")");
+    for (int r = 1; r <= 3; r++) {
+      int round = r;
+      UpdateResult result = p.run();
+      assertTrue(result.succeeded(), () -> "update " + round + " (seed " + SEED + "): " + result.flows().stream()
+          .flatMap(f -> f.errorMessage().map(e -> f.dataset() + ": " + e).stream()).toList());
       for (Map.Entry<String, String> view : views.entrySet()) {
         String query = view.getValue().substring(view.getValue().indexOf("AS SELECT") + 3);
         assertEquals(p.rows(query), p.rows("SELECT * FROM " + view.getKey()),
@@ -66,6 +72,7 @@ class RefreshDifferentialTest {
     assertEquals(List.of("[COMPLETE_RECOMPUTE]", "[GENERIC_AGGREGATE]", "[GROUP_AGGREGATE]"), techniques(p, "groups"));
     assertEquals(List.of("[COMPLETE_RECOMPUTE]", "[GENERIC_AGGREGATE]"), techniques(p, "averages"));
     assertTrue(techniques(p, "returned").contains("[APPEND_ONLY]"), String.valueOf(techniques(p, "returned")));
+    assertTrue(techniques(p, "rows").contains("[ROW_BASED]"), String.valueOf(techniques(p, "rows")));
   }
 
   private static List<String> techniques(TestPipeline p, String view) {
