@@ -80,6 +80,7 @@ record InputChange(DeltaInput input, long fromVersion, Kind kind, List<AddFile> 
         }
         expected++;
         List<Action> actions = CollectionConverters.asJava(commit._2());
+        changedBytes += changedBytes(actions);
         for (Action action : actions) {
           if (action instanceof Metadata metadata) {
             metadataChanged = true;
@@ -94,9 +95,6 @@ record InputChange(DeltaInput input, long fromVersion, Kind kind, List<AddFile> 
           }
           if (action instanceof AddFile add && add.dataChange()) {
             appended.add(add);
-            changedBytes += add.size();
-          } else if (action instanceof AddCDCFile feed) {
-            changedBytes += feed.size();
           } else if (action instanceof RemoveFile remove && !remove.dataChange()) {
             compacted.add(remove.path());
           }
@@ -123,6 +121,34 @@ record InputChange(DeltaInput input, long fromVersion, Kind kind, List<AddFile> 
     }
     return new InputChange(input, from, appended.isEmpty() ? Kind.UNCHANGED : Kind.APPENDED, appended, changedBytes,
         Optional.empty(), Optional.empty());
+  }
+
+  /**
+   * About the bytes of the rows a commit changed: its change data feed files when it wrote some
+   * (an update, a delete, a merge), else its new data files and the files it removed whole; a
+   * file re-added with a deletion vector changed only the rows the feed holds.
+   */
+  private static long changedBytes(List<Action> actions) {
+    long feed = 0;
+    long data = 0;
+    Set<String> readded = new HashSet<>();
+    for (Action action : actions) {
+      if (action instanceof AddCDCFile file) {
+        feed += file.size();
+      } else if (action instanceof AddFile add && add.dataChange()) {
+        if (add.deletionVector() == null) {
+          data += add.size();
+        } else {
+          readded.add(add.path());
+        }
+      }
+    }
+    for (Action action : actions) {
+      if (action instanceof RemoveFile remove && remove.dataChange() && !readded.contains(remove.path())) {
+        data += remove.size().isDefined() ? (Long) remove.size().get() : 0L;
+      }
+    }
+    return feed > 0 ? feed : data;
   }
 
   /** What makes {@code action} more than an append or a rewrite of the same rows (OPTIMIZE), if anything. */

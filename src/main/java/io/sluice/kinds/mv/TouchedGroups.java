@@ -42,8 +42,21 @@ final class TouchedGroups implements AutoCloseable {
     this.touched = touched;
   }
 
+  /**
+   * {@link Technique#GENERIC_AGGREGATE}: the groups the one changed input's change touches are
+   * recomputed from the input's rows of those groups, and replace the view's rows of those groups;
+   * a group left with no row goes.
+   */
+  static void refresh(SparkSession spark, LogicalPlan analyzed, GroupKeys keys, List<InputChange> changes,
+      RefreshCommit commit) {
+    InputChange change = changes.stream().filter(c -> c.kind() != InputChange.Kind.UNCHANGED).findFirst().orElseThrow();
+    try (TouchedGroups touched = of(spark, keys, change)) {
+      commit.replace(touched.recomputed(spark, analyzed, change.input().key()), touched.viewKeys(), keys.viewColumns());
+    }
+  }
+
   /** The groups {@code change} touches; cached, as the recomputation and the commit both read them. */
-  static TouchedGroups of(SparkSession spark, GroupKeys keys, InputChange change) {
+  private static TouchedGroups of(SparkSession spark, GroupKeys keys, InputChange change) {
     Dataset<Row> changed = change.kind() == InputChange.Kind.APPENDED
         ? change.input().log().createDataFrame(change.input().snapshot(), Scala.seq(change.appended()), false, Option.empty())
         : change.changedRows(spark);
@@ -55,7 +68,7 @@ final class TouchedGroups implements AutoCloseable {
   }
 
   /** The touched keys, named as the view's key columns. */
-  Dataset<Row> viewKeys() {
+  private Dataset<Row> viewKeys() {
     List<Column> named = new ArrayList<>();
     for (int i = 0; i < keys.viewColumns().size(); i++) {
       named.add(col(KEY + i).as(keys.viewColumns().get(i)));
@@ -64,7 +77,7 @@ final class TouchedGroups implements AutoCloseable {
   }
 
   /** The view's query with its scan of {@code input} limited to the rows of the touched groups. */
-  Dataset<Row> recomputed(SparkSession spark, LogicalPlan analyzed, String input) {
+  private Dataset<Row> recomputed(SparkSession spark, LogicalPlan analyzed, String input) {
     LogicalPlan touchedPlan = touched.queryExecution().analyzed();
     List<Attribute> touchedKeys = CollectionConverters.asJava(touchedPlan.output());
     return SparkPlans.ofRows(spark, analyzed.transformUp(new AbstractPartialFunction<LogicalPlan, LogicalPlan>() {

@@ -1,0 +1,67 @@
+package io.sluice.kinds.mv;
+
+import static org.apache.spark.sql.functions.lit;
+
+import io.sluice.delta.KeyedCommit;
+import io.sluice.execution.BatchSink;
+import io.sluice.execution.CommitTag;
+import io.sluice.execution.DeltaWrites;
+import io.sluice.execution.FlowRun;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Consumer;
+import org.apache.spark.sql.Dataset;
+import org.apache.spark.sql.Row;
+import org.apache.spark.sql.SparkSession;
+import org.apache.spark.sql.delta.DeltaLog;
+import org.apache.spark.sql.delta.Snapshot;
+import scala.Tuple2;
+
+/**
+ * The one Delta commit of a refresh: the view's new rows, checked by its expectations, committed
+ * with the refresh's {@link RefreshState} in the commit's user metadata.
+ */
+final class RefreshCommit {
+  private final FlowRun run;
+  private final RefreshPlan plan;
+  private final Tuple2<DeltaLog, Snapshot> view;
+  private final String metadata;
+
+  /** The commit of {@code plan} to {@code view}, as of the version the plan read. */
+  RefreshCommit(FlowRun run, RefreshPlan plan, Tuple2<DeltaLog, Snapshot> view, String appId) {
+    this.run = run;
+    this.plan = plan;
+    this.view = view;
+    this.metadata = new CommitTag(appId, plan.next().refresh()).json(run.spark(), RefreshState.FIELD, plan.next().json());
+  }
+
+  /** Appends {@code rows} to the view's. */
+  void append(Dataset<Row> rows) {
+    write(rows, checked -> DeltaWrites.append(checked, run.target().name().quoted()));
+  }
+
+  /** Replaces every row of the view by {@code rows}. */
+  void overwrite(Dataset<Row> rows) {
+    write(rows, checked -> DeltaWrites.overwrite(checked, run.target().name().quoted()));
+  }
+
+  /** Replaces the view's rows whose {@code keyColumns} equal a row of {@code keys} (NULL matching NULL) by {@code rows}. */
+  void replace(Dataset<Row> rows, Dataset<Row> keys, List<String> keyColumns) {
+    SparkSession spark = run.spark();
+    write(rows, checked -> KeyedCommit.to(spark, view._1(), view._2(), "REFRESH MATERIALIZED VIEW")
+        .removing(keys, keyColumns, lit(true))
+        .appending(checked)
+        .parameter("technique", plan.technique().name())
+        .commit());
+  }
+
+  private void write(Dataset<Row> rows, Consumer<Dataset<Row>> commit) {
+    run.processBatch(rows, plan.next().refresh(), (checked, id, count) -> {
+      DeltaWrites.withUserMetadata(run.spark(), metadata, () -> {
+        commit.accept(checked);
+        return null;
+      });
+      return new BatchSink.Written(count, Map.of("technique", plan.technique().name()));
+    });
+  }
+}
