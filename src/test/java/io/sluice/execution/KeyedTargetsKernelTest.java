@@ -14,12 +14,13 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Every keyed kind's target is a plain Delta table: Delta Kernel, a reader independent of Delta's
- * Spark connector (it comes with delta-spark), reads exactly the rows Spark reads, after updates,
- * deletes, late events, deleted snapshot keys and {@code sluice maintain}.
+ * Every keyed kind's target, and every materialized view refreshed by replacing some of its rows,
+ * is a plain Delta table: Delta Kernel, a reader independent of Delta's Spark connector (it comes
+ * with delta-spark), reads exactly the rows Spark reads, after updates, deletes, late events,
+ * deleted snapshot keys and {@code sluice maintain}.
  */
 class KeyedTargetsKernelTest {
-  private static final List<String> TARGETS = List.of("scd1", "scd2", "replaced", "snap1", "snap2");
+  private static final List<String> TARGETS = List.of("scd1", "scd2", "replaced", "snap1", "snap2", "by_name", "named");
   @TempDir Path dir;
 
   @Test
@@ -38,6 +39,9 @@ class KeyedTargetsKernelTest {
         CREATE FLOW snap1_flow AS AUTO CDC INTO snap1 FROM SNAPSHOT snapshot_src KEYS (id);
         CREATE STREAMING TABLE snap2;
         CREATE FLOW snap2_flow AS AUTO CDC INTO snap2 FROM SNAPSHOT snapshot_src KEYS (id) STORED AS SCD TYPE 2;
+        CREATE MATERIALIZED VIEW by_name REFRESH POLICY INCREMENTAL AS
+        SELECT name, count(*) AS n, max(id) AS last FROM scd1 GROUP BY name;
+        CREATE MATERIALIZED VIEW named REFRESH POLICY INCREMENTAL AS SELECT id, upper(name) AS name FROM scd1 WHERE id < 5;
         """);
     String db = p.database();
     p.spark().sql("CREATE DATABASE IF NOT EXISTS " + db);
@@ -52,7 +56,8 @@ class KeyedTargetsKernelTest {
     for (String target : TARGETS) {
       List<String> operations = p.spark().sql("DESCRIBE HISTORY " + db + "." + target).select("operation")
           .collectAsList().stream().map(Row::toString).toList();
-      assertTrue(operations.stream().anyMatch(o -> o.contains("AUTO CDC") || o.contains("REPLACE USING")),
+      assertTrue(operations.stream().anyMatch(o -> o.contains("AUTO CDC") || o.contains("REPLACE USING")
+          || o.contains("REFRESH MATERIALIZED VIEW")),
           () -> target + " had a keyed commit: " + operations);
     }
     assertKernelReadsAsSpark(p);

@@ -44,8 +44,8 @@ public record RefreshPlan(Technique technique, List<TechniqueInfo> techniques, L
             || type.equals(IncrementalizationIssue.VIEW_CHANGED_OUTSIDE_REFRESH)).isPresent();
   }
 
-  private java.util.stream.Stream<InputChange> changed() {
-    return changes.stream().filter(c -> c.kind() != InputChange.Kind.UNCHANGED);
+  private String changedNames() {
+    return String.join(", ", changes.stream().filter(c -> c.kind() != InputChange.Kind.UNCHANGED).map(c -> c.input().name()).toList());
   }
 
   /** The planning event's {@code details}, in Lakeflow's shape. */
@@ -74,10 +74,10 @@ public record RefreshPlan(Technique technique, List<TechniqueInfo> techniques, L
     return switch (technique) {
       case NO_OP -> "refresh: NO_OP, no input changed since the last refresh";
       case COMPLETE_RECOMPUTE -> "refresh: COMPLETE_RECOMPUTE" + firstReason().map(i -> ", " + i.reason()).orElse("");
-      case GENERIC_AGGREGATE -> "refresh: GENERIC_AGGREGATE, the groups touched by the changes to "
-          + String.join(", ", changed().map(c -> c.input().name()).toList());
-      default -> String.format(Locale.ROOT, "refresh: %s, %,d rows appended to %s", technique,
-          changes.stream().mapToLong(InputChange::appendedRows).sum(), String.join(", ", changed().map(c -> c.input().name()).toList()));
+      case APPEND_ONLY, GROUP_AGGREGATE -> String.format(Locale.ROOT, "refresh: %s, %,d rows appended to %s", technique,
+          changes.stream().mapToLong(InputChange::appendedRows).sum(), changedNames());
+      default -> String.format(Locale.ROOT, "refresh: %s, %,d bytes of changes to %s", technique,
+          changes.stream().mapToLong(InputChange::changedBytes).sum(), changedNames());
     };
   }
 }

@@ -68,14 +68,14 @@ final class RefreshPlanner {
     List<IncrementalizationIssue> readable = issues(blocking, changes, InputChange::unreadable);
     weighed.add(costs.incremental(Technique.APPEND_ONLY, appendsOnly, Stream.of(view.shape().appendOnly()), changedBytes));
     weighed.add(costs.incremental(Technique.ROW_BASED, readable, Stream.of(view.shape().rowBased(), view.notKeyed()),
-        changedBytes + view.bytes()));
-    // Costs are the bytes read and written, estimated: a replacement of some groups reads the
-    // view's keys (half its bytes, say), and an input scanned for the touched groups alone is
-    // mostly filtered away before it is aggregated (half its bytes too).
+        changedBytes + view.bytes() / 2));
+    // Costs are the bytes read and written, estimated: a replacement of some rows reads the view's
+    // keys (half its bytes, say). Recomputing the touched groups reads the whole input as a full
+    // recompute does, and more: it never costs less, so only an INCREMENTAL policy takes it.
     weighed.add(costs.incremental(Technique.GROUP_AGGREGATE, appendsOnly,
         Stream.of(view.shape().groupAggregate(), view.dropsRows(), view.notKeyed()), changedBytes + view.bytes() / 2));
     weighed.add(costs.incremental(Technique.GENERIC_AGGREGATE, readable,
-        Stream.of(view.shape().genericAggregate(), view.notKeyed()), inputBytes / 2 + changedBytes + view.bytes() / 2));
+        Stream.of(view.shape().genericAggregate(), view.notKeyed()), inputBytes + changedBytes + view.bytes()));
     weighed.add(info(Technique.COMPLETE_RECOMPUTE, List.of(), inputBytes + view.bytes()));
 
     // INCREMENTAL takes any technique but a full recompute when one applies, whatever the costs say.
