@@ -2,8 +2,10 @@ package io.sluice.cli;
 
 import io.sluice.graph.ChangeFeed;
 import io.sluice.graph.DatasetDefinition;
+import io.sluice.graph.DatasetType;
 import io.sluice.graph.ResolvedFlow;
 import io.sluice.graph.ResolvedGraph;
+import io.sluice.kinds.mv.RefreshOptions;
 import io.sluice.spec.PipelineSpec;
 import io.sluice.testing.PipelineTestRunner;
 import io.sluice.testing.TestFiles;
@@ -27,6 +29,12 @@ final class DryRunCommand extends FolderCommand {
     for (ResolvedFlow flow : graph.flows()) {
       out().println("  " + flow.name() + " -> " + graph.dataset(flow.target()).type() + " " + flow.target()
           + (flow.streaming() ? " (streaming)" : "") + "  " + flow.definition().origin());
+    }
+    for (ResolvedFlow flow : graph.flows()) {
+      DatasetDefinition target = graph.dataset(flow.target());
+      if (target.type() == DatasetType.MATERIALIZED_VIEW) {
+        out().println("  " + target.name() + " is " + RefreshOptions.describe(flow, target));
+      }
     }
     for (DatasetDefinition dataset : graph.datasetsInOrder()) {
       if (dataset.type().isTable() && !dataset.properties().containsKey(ChangeFeed.ENABLE_PROPERTY)) {

@@ -12,6 +12,7 @@ import java.util.TreeMap;
 import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
 import org.apache.spark.sql.catalyst.expressions.Expression;
+import org.apache.spark.sql.catalyst.expressions.SpecialFrameBoundary;
 import org.apache.spark.sql.catalyst.expressions.SubqueryExpression;
 import org.apache.spark.sql.catalyst.plans.logical.LocalRelation;
 import org.apache.spark.sql.catalyst.plans.logical.LogicalPlan;
@@ -77,6 +78,9 @@ public final class SourceFingerprint {
 
   /** current_timestamp(), now(), current_date(), localtimestamp(), current_user() and the like. */
   private static boolean readsClockOrSession(Expression e) {
+    if (e instanceof SpecialFrameBoundary) {
+      return false; // a window frame's CURRENT ROW
+    }
     String name = e.getClass().getSimpleName();
     return name.startsWith("Current") || name.equals("Now") || name.equals("LocalTimestamp");
   }

@@ -32,6 +32,8 @@ class SourceFingerprintTest {
     assertNotEquals(first, of("SELECT id, v FROM " + t + " WHERE v > 10"), "another query");
     assertNotEquals(first, SourceFingerprint.of(spark.sql(query), Map.of("spark.sql.ansi.enabled", "false")),
         "other settings");
+    assertTrue(of("SELECT id, sum(v) OVER (ORDER BY id ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW) AS s FROM " + t)
+        .isPresent(), "a window frame's CURRENT ROW reads no clock");
     spark.sql("INSERT INTO " + t + " VALUES (9, 90)");
     assertNotEquals(first, of(query), "a commit to the table");
   }

@@ -1,5 +1,6 @@
 package io.sluice.kinds.mv;
 
+import static io.sluice.cli.InProcessSluice.IN_PROCESS;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -89,6 +90,21 @@ class IncrementalRefreshTest {
     assertTrue(message(p, "by_city").contains("change data feed"), message(p, "by_city"));
     assertFresh(p, "by_city", byCity);
     assertFresh(p, "lyon", lyon);
+  }
+
+  @Test
+  void dryRunSaysHowEachViewCanRefresh() {
+    TestPipeline p = pipeline("""
+        CREATE MATERIALIZED VIEW by_city AS SELECT city, count(*) AS n FROM raw GROUP BY city;
+        CREATE MATERIALIZED VIEW lyon AS SELECT id FROM raw WHERE city = 'Lyon';
+        CREATE MATERIALIZED VIEW ranked AS SELECT id, rank() OVER (PARTITION BY city ORDER BY id) AS r FROM raw;
+        CREATE MATERIALIZED VIEW copied REFRESH POLICY FULL AS SELECT * FROM raw;
+        """);
+    String out = IN_PROCESS.ok(p.root(), "dry-run").stdout();
+    assertTrue(out.contains(" by_city is refreshed by GROUP_AGGREGATE after appends, else recomputed"), out);
+    assertTrue(out.contains(" lyon is refreshed by APPEND_ONLY after appends, ROW_BASED after deletes and updates"), out);
+    assertTrue(out.contains(" ranked is recomputed in full: it has a window function"), out);
+    assertTrue(out.contains(" copied is REFRESH POLICY FULL"), out);
   }
 
   @Test
