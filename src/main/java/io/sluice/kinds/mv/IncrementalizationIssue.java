@@ -4,7 +4,7 @@ package io.sluice.kinds.mv;
  * Why a technique cannot refresh a view: a stable type ({@code NON_DETERMINISTIC_EXPRESSION},
  * {@code INPUT_REWRITTEN}, ...) and the reason in words, naming the operator, expression or input.
  */
-public record IncrementalizationIssue(String type, String reason) {
+record IncrementalizationIssue(String type, String reason) {
   static final String NON_DETERMINISTIC_EXPRESSION = "NON_DETERMINISTIC_EXPRESSION";
   static final String INPUT_NOT_DELTA = "INPUT_NOT_DELTA";
   static final String OPERATOR_NOT_SUPPORTED = "OPERATOR_NOT_SUPPORTED";

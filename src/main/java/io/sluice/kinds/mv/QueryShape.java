@@ -3,6 +3,7 @@ package io.sluice.kinds.mv;
 import io.sluice.common.Identifiers;
 import io.sluice.execution.SourceFingerprint;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Optional;
 import java.util.function.Predicate;
@@ -76,7 +77,8 @@ final class QueryShape {
     // An ORDER BY of the whole query says nothing of which rows the view holds.
     LogicalPlan top = withoutOrder(analyzed);
     Optional<IncrementalizationIssue> variable = variable(analyzed).or(() -> notDelta(analyzed, isInput));
-    Optional<IncrementalizationIssue> rows = variable.or(() -> rowsOnly(top, isInput));
+    Optional<IncrementalizationIssue> rows = variable.or(() -> top instanceof Aggregate
+        ? Optional.of(issue("an aggregate")) : rowsOnly(top, isInput));
     Optional<IncrementalizationIssue> grouped;
     Optional<IncrementalizationIssue> regrouped;
     GroupColumns groups = null;
@@ -102,13 +104,7 @@ final class QueryShape {
           "the query is not one GROUP BY at its top"));
       regrouped = grouped;
     }
-    if (rows.isEmpty() && top instanceof Aggregate) {
-      rows = Optional.of(issue("an aggregate"));
-    }
-    Optional<IncrementalizationIssue> matched = rows;
-    if (matched.isEmpty()) {
-      matched = unmatchable(analyzed.schema());
-    }
+    Optional<IncrementalizationIssue> matched = rows.or(() -> unmatchable(analyzed.schema()));
     return new QueryShape(variable, rows, grouped, groups, regrouped, keys, top instanceof Aggregate, matched);
   }
 
@@ -125,7 +121,7 @@ final class QueryShape {
 
   private static boolean inexact(DataType type) {
     if (type instanceof StructType struct) {
-      return java.util.Arrays.stream(struct.fields()).anyMatch(f -> inexact(f.dataType()));
+      return Arrays.stream(struct.fields()).anyMatch(f -> inexact(f.dataType()));
     }
     if (type instanceof ArrayType array) {
       return inexact(array.elementType());

@@ -11,8 +11,8 @@ import java.util.Optional;
  * How one refresh of a view goes: the technique chosen, every technique weighed, what each input
  * did since the last refresh, and the state the refresh commits.
  */
-public record RefreshPlan(Technique technique, List<TechniqueInfo> techniques, List<InputChange> changes, RefreshState next) {
-  public RefreshPlan {
+record RefreshPlan(Technique technique, List<TechniqueInfo> techniques, List<InputChange> changes, RefreshState next) {
+  RefreshPlan {
     techniques = List.copyOf(techniques);
     changes = List.copyOf(changes);
   }
@@ -49,7 +49,7 @@ public record RefreshPlan(Technique technique, List<TechniqueInfo> techniques, L
   }
 
   /** The planning event's {@code details}, in Lakeflow's shape. */
-  public Map<String, Object> details() {
+  Map<String, Object> details() {
     Map<String, Object> planning = new LinkedHashMap<>();
     planning.put("technique_information", techniques.stream().map(TechniqueInfo::details).toList());
     planning.put("source_table_information", changes.stream().map(change -> {
@@ -70,7 +70,7 @@ public record RefreshPlan(Technique technique, List<TechniqueInfo> techniques, L
   }
 
   /** One line for the console and the event's message: the technique and why. */
-  public String summary() {
+  String summary() {
     return switch (technique) {
       case NO_OP -> "refresh: NO_OP, no input changed since the last refresh";
       case COMPLETE_RECOMPUTE -> "refresh: COMPLETE_RECOMPUTE" + firstReason().map(i -> ", " + i.reason()).orElse("");

@@ -1,7 +1,7 @@
 package io.sluice.kinds.mv;
 
 /** The ways a refresh can bring a materialized view up to date, named as Lakeflow's event log names them. */
-public enum Technique {
+enum Technique {
   /** No input changed: nothing to do, no Spark job. */
   NO_OP,
   /** Inputs only appended, and the query takes new rows alone: its rows over the new rows are appended. */
@@ -24,12 +24,12 @@ public enum Technique {
   COMPLETE_RECOMPUTE;
 
   /** As the planning event spells it: {@code MAINTENANCE_TYPE_GROUP_AGGREGATE}. */
-  public String maintenanceType() {
+  String maintenanceType() {
     return "MAINTENANCE_TYPE_" + name();
   }
 
   /** Whether it brings the view up to date from the change alone. */
-  public boolean incremental() {
+  boolean incremental() {
     return this != NO_OP && this != COMPLETE_RECOMPUTE;
   }
 }

@@ -9,9 +9,9 @@ import java.util.OptionalLong;
  * One technique as a refresh's planning weighed it: whether it applied, whether it was chosen,
  * its estimated cost (bytes read), and why it did not apply.
  */
-public record TechniqueInfo(Technique technique, boolean applicable, boolean chosen, OptionalLong cost,
+record TechniqueInfo(Technique technique, boolean applicable, boolean chosen, OptionalLong cost,
     List<IncrementalizationIssue> issues) {
-  public TechniqueInfo {
+  TechniqueInfo {
     issues = List.copyOf(issues);
   }
 
