@@ -80,6 +80,7 @@ public final class KeyedCommit {
    */
   static volatile Runnable beforeCommit = () -> {};
   private final Map<String, Object> parameters = new LinkedHashMap<>();
+  private boolean evenIfEmpty;
   private final Map<String, Long> metrics = new LinkedHashMap<>();
 
   private KeyedCommit(SparkSession session, DeltaLog log, Snapshot snapshot, String operation) {
@@ -115,6 +116,15 @@ public final class KeyedCommit {
   /** The rows that come, with the table's columns (and possibly {@link #CHANGE_TYPE}). */
   public KeyedCommit appending(Dataset<Row> rows) {
     this.coming = rows;
+    return this;
+  }
+
+  /**
+   * Commits even when no row goes or comes, for a commit whose user metadata carries state (run
+   * it under {@code DeltaWrites.recordingEmptyCommits}, or Delta skips recording it).
+   */
+  public KeyedCommit evenIfEmpty() {
+    this.evenIfEmpty = true;
     return this;
   }
 
@@ -190,7 +200,7 @@ public final class KeyedCommit {
         going.rows().unpersist();
       }
     }
-    if (actions.isEmpty()) {
+    if (actions.isEmpty() && !evenIfEmpty) {
       return new Committed(Optional.empty(), 0, 0, attempt);
     }
     Map<String, Long> all = new LinkedHashMap<>(metrics);
@@ -203,7 +213,8 @@ public final class KeyedCommit {
     all.put("executionTimeMs", System.currentTimeMillis() - started);
     KeyedOperation op = new KeyedOperation(operation, parameters, all, session.conf().getOption(USER_METADATA));
     beforeCommit.run();
-    Option<Object> version = txn.commitIfNeeded(Scala.seq(actions), op, Scala.map(Map.of()));
+    Option<Object> version = evenIfEmpty ? Option.apply(txn.commit(Scala.seq(actions), op))
+        : txn.commitIfNeeded(Scala.seq(actions), op, Scala.map(Map.of()));
     return new Committed(version.isDefined() ? Optional.of((Long) version.get()) : Optional.empty(), removed, added,
         attempt);
   }

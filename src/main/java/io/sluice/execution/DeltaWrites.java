@@ -19,6 +19,7 @@ import scala.jdk.javaapi.CollectionConverters;
 /** The table writes Sluice's sinks make, with Spark's undeclared checked exceptions unwrapped. */
 public final class DeltaWrites {
   private static final String USER_METADATA = "spark.databricks.delta.commitInfo.userMetadata";
+  private static final String SKIP_EMPTY_COMMITS = "spark.databricks.delta.skipRecordingEmptyCommits";
   private static final String TXN_APP_ID = "spark.databricks.delta.write.txnAppId";
   private static final String TXN_VERSION = "spark.databricks.delta.write.txnVersion";
 
@@ -89,16 +90,28 @@ public final class DeltaWrites {
 
   /** Runs {@code write} with its Delta commits carrying {@code userMetadata}, as {@link #tagged} does. */
   public static <T> T withUserMetadata(SparkSession session, String userMetadata, Supplier<T> write) {
+    return withConf(session, USER_METADATA, userMetadata, write);
+  }
+
+  /**
+   * Runs {@code write} with its Delta commits recorded even when they change no file: a commit
+   * that carries state (a view's refresh) must exist when the rows did not change.
+   */
+  public static <T> T recordingEmptyCommits(SparkSession session, Supplier<T> write) {
+    return withConf(session, SKIP_EMPTY_COMMITS, "false", write);
+  }
+
+  private static <T> T withConf(SparkSession session, String key, String value, Supplier<T> write) {
     RuntimeConfig conf = session.conf();
-    Option<String> before = conf.getOption(USER_METADATA);
-    conf.set(USER_METADATA, userMetadata);
+    Option<String> before = conf.getOption(key);
+    conf.set(key, value);
     try {
       return write.get();
     } finally {
       if (before.isDefined()) {
-        conf.set(USER_METADATA, before.get());
+        conf.set(key, before.get());
       } else {
-        conf.unset(USER_METADATA);
+        conf.unset(key);
       }
     }
   }

@@ -25,8 +25,9 @@ import scala.Tuple2;
 
 /**
  * Refreshes a materialized view in one atomic Delta commit, by the technique its
- * {@link RefreshPlanner} chose: nothing when no input changed, the query over the appended rows
- * alone, the touched groups merged, or the query run afresh. The commit carries the refresh's
+ * {@link RefreshPlanner} chose: nothing when no input changed, the rows the query gains appended,
+ * the rows it gains and loses replaced, the touched groups merged or recomputed, or the query run
+ * afresh. The commit carries the refresh's
  * {@link RefreshState}; readers see the old rows or the new ones, never a mix (SEMANTICS §7.2, §7.2.1).
  */
 public final class MaterializedViewExecutor implements FlowExecutor {
@@ -68,8 +69,9 @@ public final class MaterializedViewExecutor implements FlowExecutor {
     run.starting();
     RefreshCommit commit = new RefreshCommit(run, plan, view, checkpoints.appId(run.target().name(), run.flow().name()));
     switch (plan.technique()) {
-      case APPEND_ONLY -> commit.append(SignedRows.gained(spark, analyzed, plan.changes()));
-      case ROW_BASED -> RowCounts.refresh(spark, analyzed, plan.changes(), target, commit);
+      case APPEND_ONLY -> commit.append(plan.change().orElseThrow().gained());
+      case ROW_BASED, WINDOW_FUNCTION -> RowCounts.refresh(spark, plan.change().orElseThrow(),
+          List.of(analyzed.schema().fieldNames()), target, commit);
       case GROUP_AGGREGATE -> MergedGroups.refresh(spark, analyzed, shape.groups(), plan.changes(), target, commit);
       case GENERIC_AGGREGATE -> TouchedGroups.refresh(spark, analyzed, shape.keys(), plan.changes(), commit);
       default -> commit.overwrite(query);
@@ -86,7 +88,8 @@ public final class MaterializedViewExecutor implements FlowExecutor {
     List<DeltaInput> inputs = DeltaInput.of(analyzed);
     RefreshPlanner.View planned = new RefreshPlanner.View(shape, definition(run, analyzed, inputs),
         run.target().refreshPolicy(), dropsRows, notKeyed, DeltaInput.bytes(view._2()));
-    return RefreshPlanner.plan(planned, inputs, RefreshState.read(view._1(), view._2().version()));
+    return RefreshPlanner.plan(planned, inputs, RefreshState.read(view._1(), view._2().version()),
+        changes -> ChangePlan.of(run.spark(), analyzed, changes));
   }
 
   /**

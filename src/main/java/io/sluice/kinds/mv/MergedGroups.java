@@ -20,7 +20,7 @@ final class MergedGroups {
 
   static void refresh(SparkSession spark, LogicalPlan analyzed, GroupColumns groups, List<InputChange> changes,
       DeltaTarget view, RefreshCommit commit) {
-    Dataset<Row> added = SignedRows.gained(spark, analyzed, changes).as("a");
+    Dataset<Row> added = ChangePlan.overAppended(spark, analyzed, changes).as("a");
     Dataset<Row> held = view.readPinned(spark).as("v");
     Dataset<Row> merged = added.join(held, groups.sameGroup(), "left").select(groups.merged().toArray(Column[]::new)).persist();
     try {

@@ -19,6 +19,7 @@ import org.apache.spark.sql.catalyst.plans.logical.Sort;
 import org.apache.spark.sql.catalyst.plans.logical.SubqueryAlias;
 import org.apache.spark.sql.catalyst.plans.logical.Union;
 import org.apache.spark.sql.catalyst.plans.logical.View;
+import org.apache.spark.sql.catalyst.plans.logical.Window;
 import org.apache.spark.sql.delta.files.TahoeLogFileIndex;
 import org.apache.spark.sql.execution.datasources.HadoopFsRelation;
 import org.apache.spark.sql.execution.datasources.LogicalRelation;
@@ -44,13 +45,16 @@ final class QueryShape {
   private final GroupColumns groups;
   private final Optional<IncrementalizationIssue> rowBased;
   private final Optional<IncrementalizationIssue> genericAggregate;
+  private final Optional<IncrementalizationIssue> windowFunction;
   private final GroupKeys keys;
   private final boolean groupedAtTop;
 
   private QueryShape(Optional<IncrementalizationIssue> variable, Optional<IncrementalizationIssue> appendOnly,
       Optional<IncrementalizationIssue> groupAggregate, GroupColumns groups, Optional<IncrementalizationIssue> genericAggregate,
-      GroupKeys keys, boolean groupedAtTop, Optional<IncrementalizationIssue> rowBased) {
+      GroupKeys keys, boolean groupedAtTop, Optional<IncrementalizationIssue> rowBased,
+      Optional<IncrementalizationIssue> windowFunction) {
     this.rowBased = rowBased;
+    this.windowFunction = windowFunction;
     this.genericAggregate = genericAggregate;
     this.keys = keys;
     this.groupedAtTop = groupedAtTop;
@@ -77,8 +81,11 @@ final class QueryShape {
     // An ORDER BY of the whole query says nothing of which rows the view holds.
     LogicalPlan top = withoutOrder(analyzed);
     Optional<IncrementalizationIssue> variable = variable(analyzed).or(() -> notDelta(analyzed, isInput));
-    Optional<IncrementalizationIssue> rows = variable.or(() -> top instanceof Aggregate
-        ? Optional.of(issue("an aggregate")) : rowsOnly(top, isInput));
+    Optional<IncrementalizationIssue> derivable = variable.or(() -> top instanceof Aggregate
+        ? Optional.of(issue("an aggregate")) : ChangePlan.unsupported(top, isInput).map(QueryShape::unsupported));
+    boolean windowed = top.exists(Window.class::isInstance);
+    Optional<IncrementalizationIssue> rows = derivable.or(() -> windowed ? Optional.of(unsupported(
+        "it has a window function: a new row changes the other rows of its partition")) : Optional.empty());
     Optional<IncrementalizationIssue> grouped;
     Optional<IncrementalizationIssue> regrouped;
     GroupColumns groups = null;
@@ -105,7 +112,9 @@ final class QueryShape {
       regrouped = grouped;
     }
     Optional<IncrementalizationIssue> matched = rows.or(() -> unmatchable(analyzed.schema()));
-    return new QueryShape(variable, rows, grouped, groups, regrouped, keys, top instanceof Aggregate, matched);
+    Optional<IncrementalizationIssue> windows = derivable.or(() -> windowed ? unmatchable(analyzed.schema())
+        : Optional.of(unsupported("it has no window function")));
+    return new QueryShape(variable, rows, grouped, groups, regrouped, keys, top instanceof Aggregate, matched, windows);
   }
 
   /** A column whose values do not compare exactly (floating point, maps), if any: rows cannot be matched by it. */
@@ -158,6 +167,11 @@ final class QueryShape {
     return rowBased;
   }
 
+  /** Why the partitions of its windows that a change touches cannot be recomputed alone, if they cannot. */
+  Optional<IncrementalizationIssue> windowFunction() {
+    return windowFunction;
+  }
+
   /** Why the groups a change touches cannot be recomputed alone, if they cannot. */
   Optional<IncrementalizationIssue> genericAggregate() {
     return genericAggregate;
@@ -170,7 +184,8 @@ final class QueryShape {
 
   /** Why no incremental technique can ever refresh the view, if none can. */
   Optional<IncrementalizationIssue> neverIncremental() {
-    if (appendOnly.isEmpty() || rowBased.isEmpty() || groupAggregate.isEmpty() || genericAggregate.isEmpty()) {
+    if (appendOnly.isEmpty() || rowBased.isEmpty() || groupAggregate.isEmpty() || genericAggregate.isEmpty()
+        || windowFunction.isEmpty()) {
       return Optional.empty();
     }
     // The issue of the technique the query's form points to: a GROUP BY's for an aggregate at the top.
@@ -239,12 +254,17 @@ final class QueryShape {
     return Optional.empty();
   }
 
+  private static IncrementalizationIssue unsupported(String reason) {
+    return new IncrementalizationIssue(IncrementalizationIssue.OPERATOR_NOT_SUPPORTED, reason);
+  }
+
   private static IncrementalizationIssue issue(String operator) {
     return new IncrementalizationIssue(IncrementalizationIssue.OPERATOR_NOT_SUPPORTED,
         "it has " + operator + ", which new rows alone do not give the result of");
   }
 
-  private static String describe(LogicalPlan node) {
+  /** The operator in words, for a reason: "a LIMIT". */
+  static String describe(LogicalPlan node) {
     return switch (node.nodeName()) {
       case "Join" -> "a join";
       case "Window" -> "a window function";

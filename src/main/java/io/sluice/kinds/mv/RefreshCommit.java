@@ -52,15 +52,17 @@ final class RefreshCommit {
         .removing(keys, keyColumns, lit(true))
         .appending(checked)
         .parameter("technique", plan.technique().name())
+        .evenIfEmpty()
         .commit());
   }
 
   private void write(Dataset<Row> rows, Consumer<Dataset<Row>> commit) {
     run.processBatch(rows, plan.next().refresh(), (checked, id, count) -> {
-      DeltaWrites.withUserMetadata(run.spark(), metadata, () -> {
+      // Recorded even when no row changed: the commit carries the state the next refresh starts from.
+      DeltaWrites.recordingEmptyCommits(run.spark(), () -> DeltaWrites.withUserMetadata(run.spark(), metadata, () -> {
         commit.accept(checked);
         return null;
-      });
+      }));
       return new BatchSink.Written(count, Map.of("technique", plan.technique().name()));
     });
   }

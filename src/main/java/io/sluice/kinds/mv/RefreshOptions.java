@@ -24,6 +24,7 @@ public final class RefreshOptions {
     List<String> techniques = new ArrayList<>();
     add(techniques, shape.appendOnly(), "APPEND_ONLY after appends");
     add(techniques, shape.rowBased(), "ROW_BASED after deletes and updates");
+    add(techniques, shape.windowFunction(), "WINDOW_FUNCTION after any change");
     add(techniques, shape.groupAggregate(), "GROUP_AGGREGATE after appends");
     if (view.refreshPolicy().requiresIncremental()) {
       add(techniques, shape.genericAggregate(), "GENERIC_AGGREGATE");

@@ -9,9 +9,11 @@ import java.util.Optional;
 
 /**
  * How one refresh of a view goes: the technique chosen, every technique weighed, what each input
- * did since the last refresh, and the state the refresh commits.
+ * did since the last refresh, the query's change when it was derived, and the state the refresh
+ * commits.
  */
-record RefreshPlan(Technique technique, List<TechniqueInfo> techniques, List<InputChange> changes, RefreshState next) {
+record RefreshPlan(Technique technique, List<TechniqueInfo> techniques, List<InputChange> changes,
+    Optional<ChangePlan> change, RefreshState next) {
   RefreshPlan {
     techniques = List.copyOf(techniques);
     changes = List.copyOf(changes);

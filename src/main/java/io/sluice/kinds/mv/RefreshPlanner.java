@@ -32,7 +32,12 @@ final class RefreshPlanner {
 
   private RefreshPlanner() {}
 
-  static RefreshPlan plan(View view, List<DeltaInput> inputs, RefreshState.Previous previous) {
+  /**
+   * @param derive the query's change ({@link ChangePlan}) after the inputs' changes: asked only when
+   *     some input changed in a way that can be read, and the query's change can be derived
+   */
+  static RefreshPlan plan(View view, List<DeltaInput> inputs, RefreshState.Previous previous,
+      Function<List<InputChange>, ChangePlan> derive) {
     List<IncrementalizationIssue> blocking = new ArrayList<>();
     view.shape().variable().ifPresent(blocking::add);
     previous.whyNone().ifPresent(blocking::add);
@@ -66,16 +71,27 @@ final class RefreshPlanner {
     weighed.add(info(Technique.NO_OP, noOp, 0));
     List<IncrementalizationIssue> appendsOnly = issues(blocking, changes, InputChange::notAnAppend);
     List<IncrementalizationIssue> readable = issues(blocking, changes, InputChange::unreadable);
-    weighed.add(costs.incremental(Technique.APPEND_ONLY, appendsOnly, Stream.of(view.shape().appendOnly()), changedBytes));
-    weighed.add(costs.incremental(Technique.ROW_BASED, readable, Stream.of(view.shape().rowBased(), view.notKeyed()),
-        changedBytes + view.bytes() / 2));
+    QueryShape shape = view.shape();
+    Optional<ChangePlan> change = changed && readable.isEmpty()
+        && Stream.of(shape.appendOnly(), shape.rowBased(), shape.windowFunction()).anyMatch(Optional::isEmpty)
+        ? Optional.of(derive.apply(changes)) : Optional.empty();
+    // A join or window reads whole what the change pairs with (a join's other side, a touched window's tables).
+    long beside = change.map(ChangePlan::bytesBeside).orElse(0L);
+    Optional<IncrementalizationIssue> retracts = change.flatMap(ChangePlan::retraction)
+        .map(why -> new IncrementalizationIssue(IncrementalizationIssue.OPERATOR_NOT_SUPPORTED, why));
+    weighed.add(costs.incremental(Technique.APPEND_ONLY, appendsOnly, Stream.of(shape.appendOnly(), retracts),
+        changedBytes + beside));
+    weighed.add(costs.incremental(Technique.ROW_BASED, readable, Stream.of(shape.rowBased(), view.notKeyed()),
+        changedBytes + beside + view.bytes() / 2));
     // Costs are the bytes read and written, estimated: a replacement of some rows reads the view's
     // keys (half its bytes, say). Recomputing the touched groups reads the whole input as a full
     // recompute does, and more: it never costs less, so only an INCREMENTAL policy takes it.
     weighed.add(costs.incremental(Technique.GROUP_AGGREGATE, appendsOnly,
-        Stream.of(view.shape().groupAggregate(), view.dropsRows(), view.notKeyed()), changedBytes + view.bytes() / 2));
+        Stream.of(shape.groupAggregate(), view.dropsRows(), view.notKeyed()), changedBytes + view.bytes() / 2));
     weighed.add(costs.incremental(Technique.GENERIC_AGGREGATE, readable,
-        Stream.of(view.shape().genericAggregate(), view.notKeyed()), inputBytes + changedBytes + view.bytes()));
+        Stream.of(shape.genericAggregate(), view.notKeyed()), inputBytes + changedBytes + view.bytes()));
+    weighed.add(costs.incremental(Technique.WINDOW_FUNCTION, readable, Stream.of(shape.windowFunction(), view.notKeyed()),
+        changedBytes + beside + view.bytes() / 2));
     weighed.add(info(Technique.COMPLETE_RECOMPUTE, List.of(), inputBytes + view.bytes()));
 
     // INCREMENTAL takes any technique but a full recompute when one applies, whatever the costs say.
@@ -88,7 +104,7 @@ final class RefreshPlanner {
     Map<String, Long> versions = new LinkedHashMap<>();
     inputs.forEach(input -> versions.put(input.key(), input.version()));
     long number = last.map(s -> s.refresh() + 1).orElse(0L);
-    return new RefreshPlan(chosen.technique(), techniques, changes, new RefreshState(number, view.definition(), versions));
+    return new RefreshPlan(chosen.technique(), techniques, changes, change, new RefreshState(number, view.definition(), versions));
   }
 
   /** The issues that stop every incremental technique, then those of the inputs' changes that stop this one. */

@@ -16,7 +16,6 @@ import org.apache.spark.sql.Column;
 import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
 import org.apache.spark.sql.SparkSession;
-import org.apache.spark.sql.catalyst.plans.logical.LogicalPlan;
 
 /**
  * {@link Technique#ROW_BASED}: the rows a change adds and takes away, counted by value, give each
@@ -30,12 +29,10 @@ final class RowCounts {
 
   private RowCounts() {}
 
-  static void refresh(SparkSession spark, LogicalPlan analyzed, List<InputChange> changes, DeltaTarget view,
-      RefreshCommit commit) {
-    List<String> columns = List.of(analyzed.schema().fieldNames());
-    Column[] all = SignedRows.columns(columns);
-    Dataset<Row> differences = SignedRows.of(spark, analyzed, changes).groupBy(all)
-        .agg(sum(SignedRows.SIGN).as(DIFFERENCE)).where(col(DIFFERENCE).notEqual(0)).persist();
+  static void refresh(SparkSession spark, ChangePlan change, List<String> columns, DeltaTarget view, RefreshCommit commit) {
+    Column[] all = ChangePlan.columns(columns);
+    Dataset<Row> differences = change.signed().groupBy(all)
+        .agg(sum(ChangePlan.SIGN).as(DIFFERENCE)).where(col(DIFFERENCE).notEqual(0)).persist();
     try {
       Dataset<Row> counts = view.readPinned(spark).as("v")
           .join(differences.as("d"), GroupColumns.sameValues("v", "d", columns), "left_semi")

@@ -4,12 +4,15 @@ package io.sluice.kinds.mv;
 enum Technique {
   /** No input changed: nothing to do, no Spark job. */
   NO_OP,
-  /** Inputs only appended, and the query takes new rows alone: its rows over the new rows are appended. */
+  /**
+   * Inputs only appended, and the query's change takes no row away (projections, filters, UNION
+   * ALL, joins on their preserved side): the rows it gains are appended.
+   */
   APPEND_ONLY,
   /**
-   * Projections, filters and UNION ALL after deletes and updates (read from the inputs' change
-   * data feeds): the rows the change adds and takes away, counted by value, replace the view's
-   * rows of those values.
+   * Projections, filters, UNION ALL and joins of every kind after any change (deletes and updates
+   * read from the inputs' change data feeds): the rows the query gains and loses ({@link
+   * ChangePlan}), counted by value, replace the view's rows of those values.
    */
   ROW_BASED,
   /** A top-level GROUP BY of count, sum, min, max over appended rows: the touched groups are merged. */
@@ -20,6 +23,12 @@ enum Technique {
    * recomputed from the input's rows of those groups and replace the view's.
    */
   GENERIC_AGGREGATE,
+  /**
+   * Window functions with PARTITION BY (under the row-wise operators of {@link #ROW_BASED}): the
+   * partitions a change touches are recomputed before and after it, and their rows replaced as
+   * {@link #ROW_BASED} replaces rows.
+   */
+  WINDOW_FUNCTION,
   /** The query run afresh over the whole inputs, replacing every row. */
   COMPLETE_RECOMPUTE;
 

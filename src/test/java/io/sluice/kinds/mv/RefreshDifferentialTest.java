@@ -38,7 +38,16 @@ class RefreshDifferentialTest {
         + " SELECT id, city FROM returns WHERE qty IS NULL");
     views.put("rows", "REFRESH POLICY INCREMENTAL AS SELECT id % 3 AS bucket, upper(name) AS name FROM orders"
         + " WHERE qty > 1 OR city IS NULL UNION ALL SELECT id % 3, city FROM returns");
-    views.put("joined", "AS SELECT o.id, upper(o.name) AS name, r.qty FROM orders o LEFT JOIN returns r ON o.id = r.id");
+    views.put("joined", "REFRESH POLICY INCREMENTAL AS SELECT o.id, upper(o.name) AS name, r.qty FROM orders o"
+        + " LEFT JOIN returns r ON o.id = r.id");
+    views.put("paired", "REFRESH POLICY INCREMENTAL AS SELECT o.city, r.qty, o.amount FROM orders o JOIN returns r"
+        + " ON o.city = r.city AND r.qty >= o.qty");
+    views.put("matched", "REFRESH POLICY INCREMENTAL AS SELECT o.id AS oid, r.id AS rid, r.city FROM orders o"
+        + " FULL JOIN returns r ON o.id = r.id AND o.city = r.city");
+    views.put("kept", "REFRESH POLICY INCREMENTAL AS SELECT r.id, o.name FROM orders o RIGHT JOIN"
+        + " (SELECT * FROM returns r LEFT ANTI JOIN orders o ON r.city = o.city AND o.qty = 0) r ON o.id = r.id");
+    views.put("ranked", "REFRESH POLICY INCREMENTAL AS SELECT id, city, rank() OVER (PARTITION BY city ORDER BY amount) AS r,"
+        + " sum(qty) OVER (PARTITION BY city) AS q FROM orders WHERE id % 4 <> 1");
     StringBuilder sql = new StringBuilder("""
         CREATE STREAMING TABLE events AS SELECT * FROM STREAM read_files('landing/events', format => 'json',
           schema => 'id INT, city STRING, name STRING, qty INT, amount DECIMAL(8,2), op STRING, seq INT');
@@ -73,6 +82,10 @@ class RefreshDifferentialTest {
     assertEquals(List.of("[COMPLETE_RECOMPUTE]", "[GENERIC_AGGREGATE]"), techniques(p, "averages"));
     assertTrue(techniques(p, "returned").contains("[APPEND_ONLY]"), String.valueOf(techniques(p, "returned")));
     assertTrue(techniques(p, "rows").contains("[ROW_BASED]"), String.valueOf(techniques(p, "rows")));
+    for (String joined : List.of("joined", "paired", "matched", "kept")) {
+      assertTrue(techniques(p, joined).contains("[ROW_BASED]"), joined + ": " + techniques(p, joined));
+    }
+    assertTrue(techniques(p, "ranked").contains("[WINDOW_FUNCTION]"), String.valueOf(techniques(p, "ranked")));
   }
 
   private static List<String> techniques(TestPipeline p, String view) {
