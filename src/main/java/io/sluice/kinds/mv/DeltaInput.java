@@ -36,10 +36,10 @@ record DeltaInput(String key, String name, DeltaLog log, SnapshotDescriptor snap
     return checksum.isDefined() ? checksum.get().tableSizeBytes() : snapshot.sizeInBytes();
   }
 
-  /** Every Delta table {@code plan} reads, once each, by location. */
+  /** Every Delta table {@code plan} reads, its subqueries included, once each, by location. */
   static List<DeltaInput> of(LogicalPlan plan) {
     Map<String, DeltaInput> inputs = new LinkedHashMap<>();
-    plan.foreach(node -> {
+    plan.foreachWithSubqueries(node -> {
       if (node instanceof LogicalRelation relation && relation.relation() instanceof HadoopFsRelation files
           && files.location() instanceof TahoeLogFileIndex delta) {
         String key = delta.path().toString();

@@ -89,7 +89,7 @@ public final class MaterializedViewExecutor implements FlowExecutor {
     RefreshPlanner.View planned = new RefreshPlanner.View(shape, definition(run, analyzed, inputs),
         run.target().refreshPolicy(), dropsRows, notKeyed, DeltaInput.bytes(view._2()));
     return RefreshPlanner.plan(planned, inputs, RefreshState.read(view._1(), view._2().version()),
-        changes -> ChangePlan.of(run.spark(), analyzed, changes));
+        changes -> ChangePlan.of(run.spark(), SubqueryJoins.of(analyzed), changes));
   }
 
   /**

@@ -8,6 +8,7 @@ import java.util.List;
 import java.util.Optional;
 import java.util.function.Predicate;
 import org.apache.spark.sql.catalyst.expressions.Expression;
+import org.apache.spark.sql.catalyst.expressions.SubqueryExpression;
 import org.apache.spark.sql.catalyst.plans.logical.Aggregate;
 import org.apache.spark.sql.catalyst.plans.logical.Filter;
 import org.apache.spark.sql.catalyst.plans.logical.LocalRelation;
@@ -77,7 +78,9 @@ final class QueryShape {
     return of(analyzed, node -> isDelta(node) || node instanceof LocalRelation local && local.data().isEmpty());
   }
 
-  private static QueryShape of(LogicalPlan analyzed, Predicate<LogicalPlan> isInput) {
+  private static QueryShape of(LogicalPlan query, Predicate<LogicalPlan> isInput) {
+    // IN and EXISTS as the joins they are; a subquery left in an expression counts as varying.
+    LogicalPlan analyzed = SubqueryJoins.of(query);
     // An ORDER BY of the whole query says nothing of which rows the view holds.
     LogicalPlan top = withoutOrder(analyzed);
     Optional<IncrementalizationIssue> variable = variable(analyzed).or(() -> notDelta(analyzed, isInput));
@@ -203,8 +206,11 @@ final class QueryShape {
       });
       return BoxedUnit.UNIT;
     });
-    return found.stream().findFirst().map(e -> new IncrementalizationIssue(IncrementalizationIssue.NON_DETERMINISTIC_EXPRESSION,
-        e.sql() + " may give another value on another read of the same rows"));
+    return found.stream().findFirst().map(e -> e instanceof SubqueryExpression
+        ? new IncrementalizationIssue(IncrementalizationIssue.OPERATOR_NOT_SUPPORTED, "it has a subquery in an expression"
+            + " (a scalar subquery, or IN or EXISTS under OR or NOT), whose change no incremental technique follows")
+        : new IncrementalizationIssue(IncrementalizationIssue.NON_DETERMINISTIC_EXPRESSION,
+            e.sql() + " may give another value on another read of the same rows"));
   }
 
   private static Expression innermostVarying(Expression e) {
@@ -245,6 +251,7 @@ final class QueryShape {
         || plan instanceof View)) {
       return Optional.of(issue(describe(plan)));
     }
+
     for (LogicalPlan child : CollectionConverters.asJava(plan.children())) {
       Optional<IncrementalizationIssue> below = rowsOnly(child, isInput);
       if (below.isPresent()) {

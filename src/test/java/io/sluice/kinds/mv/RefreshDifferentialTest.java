@@ -46,6 +46,10 @@ class RefreshDifferentialTest {
         + " FULL JOIN returns r ON o.id = r.id AND o.city = r.city");
     views.put("kept", "REFRESH POLICY INCREMENTAL AS SELECT r.id, o.name FROM orders o RIGHT JOIN"
         + " (SELECT * FROM returns r LEFT ANTI JOIN orders o ON r.city = o.city AND o.qty = 0) r ON o.id = r.id");
+    views.put("returnedOrders", "REFRESH POLICY INCREMENTAL AS SELECT id, name FROM orders"
+        + " WHERE id IN (SELECT id FROM returns WHERE qty > 0)");
+    views.put("unreturned", "REFRESH POLICY INCREMENTAL AS SELECT id, city FROM orders o"
+        + " WHERE NOT EXISTS (SELECT 1 FROM returns r WHERE r.id = o.id AND r.city = o.city)");
     views.put("ranked", "REFRESH POLICY INCREMENTAL AS SELECT id, city, rank() OVER (PARTITION BY city ORDER BY amount) AS r,"
         + " sum(qty) OVER (PARTITION BY city) AS q FROM orders WHERE id % 4 <> 1");
     StringBuilder sql = new StringBuilder("""
@@ -82,7 +86,7 @@ class RefreshDifferentialTest {
     assertEquals(List.of("[COMPLETE_RECOMPUTE]", "[GENERIC_AGGREGATE]"), techniques(p, "averages"));
     assertTrue(techniques(p, "returned").contains("[APPEND_ONLY]"), String.valueOf(techniques(p, "returned")));
     assertTrue(techniques(p, "rows").contains("[ROW_BASED]"), String.valueOf(techniques(p, "rows")));
-    for (String joined : List.of("joined", "paired", "matched", "kept")) {
+    for (String joined : List.of("joined", "paired", "matched", "kept", "returnedOrders", "unreturned")) {
       assertTrue(techniques(p, joined).contains("[ROW_BASED]"), joined + ": " + techniques(p, joined));
     }
     assertTrue(techniques(p, "ranked").contains("[WINDOW_FUNCTION]"), String.valueOf(techniques(p, "ranked")));
