@@ -8,7 +8,8 @@ import java.util.Locale;
 import org.apache.spark.sql.SparkSession;
 
 /**
- * Materialized views over a table of {@code rows} orders (with a change data feed), refreshed
+ * Materialized views over a table of {@code rows} orders (with a change data feed) and one of
+ * 1,000 cities (a join; a window by customer, whose orders are appended together), refreshed
  * after appends of a share of it, then after a delete of 0.1% of its rows: each view with the
  * default policy against the same view with {@code REFRESH POLICY FULL}, in the same updates, one
  * flow at a time. Prints each refresh's seconds, their ratio, the
@@ -21,6 +22,9 @@ public final class MaterializedViewBenchmark {
           + " max(amount) AS dearest FROM orders GROUP BY city"},
       {"average", "SELECT city, avg(amount) AS amount, count(DISTINCT quantity) AS quantities FROM orders GROUP BY city"},
       {"filter", "SELECT id, city, amount FROM orders WHERE quantity = 7"},
+      {"join", "SELECT o.id, o.amount, c.region FROM orders o JOIN cities c ON o.city = c.city WHERE o.quantity < 3"},
+      {"window", "SELECT id, customer, amount, row_number() OVER (PARTITION BY customer ORDER BY amount DESC, id) AS n"
+          + " FROM orders WHERE quantity < 3"},
   };
   private final SparkSession spark;
   private final Path root;
@@ -41,6 +45,8 @@ public final class MaterializedViewBenchmark {
     }
     PipelineSpec spec = BenchSupport.pipeline(spark, root, "mv", DATABASE, sql.toString());
     double written = BenchSupport.time(() -> append(0, rows, true));
+    spark.sql("CREATE OR REPLACE TABLE " + DATABASE + ".cities USING delta AS SELECT concat('city-', id) AS city,"
+        + " concat('region-', id % 20) AS region FROM range(1000)");
     double first = BenchSupport.time(() -> BenchSupport.update(spark, spec));
     out.printf(Locale.ROOT, "%,d orders written in %.1f s; first refresh of the %d views %.1f s%n", rows, written,
         VIEWS.length * 2, first);
@@ -72,8 +78,9 @@ public final class MaterializedViewBenchmark {
   }
 
   private void append(long from, long count, boolean create) {
+    // 50 orders a customer, in order: a customer's orders lie in one or two files.
     String rows = "SELECT id, concat('city-', id % 1000) AS city, CAST(id % 13 AS INT) AS quantity,"
-        + " CAST(id % 997 AS DECIMAL(10,2)) AS amount FROM range(" + from + ", " + (from + count) + ")";
+        + " CAST(id % 997 AS DECIMAL(10,2)) AS amount, id DIV 50 AS customer FROM range(" + from + ", " + (from + count) + ")";
     spark.sql(create ? "CREATE OR REPLACE TABLE " + DATABASE + ".orders USING delta"
         + " TBLPROPERTIES ('delta.enableChangeDataFeed' = 'true', 'delta.enableDeletionVectors' = 'true') AS " + rows
         : "INSERT INTO " + DATABASE + ".orders " + rows);

@@ -20,12 +20,9 @@ import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
 import org.apache.spark.sql.SparkSession;
 import org.apache.spark.sql.catalyst.expressions.Alias;
-import org.apache.spark.sql.catalyst.expressions.And;
 import org.apache.spark.sql.catalyst.expressions.Attribute;
-import org.apache.spark.sql.catalyst.expressions.EqualNullSafe;
 import org.apache.spark.sql.catalyst.expressions.Expression;
 import org.apache.spark.sql.catalyst.expressions.NamedExpression;
-import org.apache.spark.sql.catalyst.expressions.NamedExpression$;
 import org.apache.spark.sql.catalyst.planning.ExtractEquiJoinKeys$;
 import org.apache.spark.sql.catalyst.plans.Cross$;
 import org.apache.spark.sql.catalyst.plans.Inner$;
@@ -34,11 +31,10 @@ import org.apache.spark.sql.catalyst.plans.LeftAnti$;
 import org.apache.spark.sql.catalyst.plans.LeftOuter$;
 import org.apache.spark.sql.catalyst.plans.LeftSemi$;
 import org.apache.spark.sql.catalyst.plans.RightOuter$;
-import org.apache.spark.sql.catalyst.plans.logical.Distinct;
 import org.apache.spark.sql.catalyst.plans.logical.Filter;
 import org.apache.spark.sql.catalyst.plans.logical.Generate;
 import org.apache.spark.sql.catalyst.plans.logical.Join;
-import org.apache.spark.sql.catalyst.plans.logical.JoinHint$;
+import org.apache.spark.sql.catalyst.plans.logical.JoinHint;
 import org.apache.spark.sql.catalyst.plans.logical.LocalRelation;
 import org.apache.spark.sql.catalyst.plans.logical.LogicalPlan;
 import org.apache.spark.sql.catalyst.plans.logical.Project;
@@ -74,7 +70,6 @@ import scala.runtime.AbstractPartialFunction;
  */
 final class ChangePlan {
   static final String SIGN = "__sluice_sign";
-  private static final String KEY = "__sluice_key_";
   private static final List<String> GAINED = List.of(KeyedCommit.INSERT, KeyedCommit.UPDATE_POSTIMAGE);
   private static final List<String> LOST = List.of(KeyedCommit.DELETE, KeyedCommit.UPDATE_PREIMAGE);
 
@@ -96,7 +91,8 @@ final class ChangePlan {
 
   /**
    * The change of {@code analyzed}, a query that {@link #unsupported} accepts, after
-   * {@code changes}, one for each of its inputs. Only plans are built: no Spark job.
+   * {@code changes}, one for each of its inputs. Plans are built, no rows read, but for one small
+   * Spark job over the changed rows per join side or window whose touched keys slice the query.
    */
   static ChangePlan of(SparkSession spark, LogicalPlan analyzed, List<InputChange> changes) {
     ChangePlan plan = new ChangePlan(spark, changes);
@@ -216,9 +212,9 @@ final class ChangePlan {
       }
       Change child = derive(window.child());
       List<Expression> keys = CollectionConverters.asJava(window.partitionSpec());
-      LogicalPlan touched = touchedKeys(child, keys);
-      return new Change(Optional.of(window.withNewChildren(Scala.seq(List.of(slice(whole(window.child()), keys, touched))))),
-          Optional.of(window.withNewChildren(Scala.seq(List.of(slice(old(window.child()), keys, touched))))));
+      TouchedKeys touched = touched(child, keys);
+      return new Change(Optional.of(window.withNewChildren(Scala.seq(List.of(touched.slice(whole(window.child()), keys))))),
+          Optional.of(window.withNewChildren(Scala.seq(List.of(touched.slice(old(window.child()), keys))))));
     }
     if (node instanceof Union union) {
       List<LogicalPlan> children = CollectionConverters.asJava(union.children());
@@ -259,10 +255,10 @@ final class ChangePlan {
       } else {
         retract(join, "left");
         Keys keys = keys(join);
-        LogicalPlan touched = touchedKeys(left, keys.left());
-        LogicalPlan rightSlice = slice(rightBefore, keys.right(), touched);
-        gainedTerms.add(pair(join, slice(whole(join.left()), keys.left(), touched), rightSlice));
-        lostTerms.add(pair(join, slice(old(join.left()), keys.left(), touched), rightSlice));
+        TouchedKeys touched = touched(left, keys.left());
+        LogicalPlan rightSlice = touched.slice(rightBefore, keys.right());
+        gainedTerms.add(pair(join, touched.slice(whole(join.left()), keys.left()), rightSlice));
+        lostTerms.add(pair(join, touched.slice(old(join.left()), keys.left()), rightSlice));
       }
     }
     if (!right.none()) {
@@ -273,10 +269,10 @@ final class ChangePlan {
       } else {
         retract(join, "right");
         Keys keys = keys(join);
-        LogicalPlan touched = touchedKeys(right, keys.right());
-        LogicalPlan leftSlice = slice(leftNow, keys.left(), touched);
-        gainedTerms.add(pair(join, leftSlice, slice(whole(join.right()), keys.right(), touched)));
-        lostTerms.add(pair(join, leftSlice, slice(old(join.right()), keys.right(), touched)));
+        TouchedKeys touched = touched(right, keys.right());
+        LogicalPlan leftSlice = touched.slice(leftNow, keys.left());
+        gainedTerms.add(pair(join, leftSlice, touched.slice(whole(join.right()), keys.right())));
+        lostTerms.add(pair(join, leftSlice, touched.slice(old(join.right()), keys.right())));
       }
     }
     return new Change(union(gainedTerms), union(lostTerms));
@@ -313,7 +309,7 @@ final class ChangePlan {
 
   private static Optional<Keys> equiKeys(Join join) {
     Option<Tuple8<JoinType, scala.collection.immutable.Seq<Expression>, scala.collection.immutable.Seq<Expression>,
-        Option<Expression>, Option<Expression>, LogicalPlan, LogicalPlan, org.apache.spark.sql.catalyst.plans.logical.JoinHint>>
+        Option<Expression>, Option<Expression>, LogicalPlan, LogicalPlan, JoinHint>>
         keys = ExtractEquiJoinKeys$.MODULE$.unapply(join);
     return keys.isEmpty() ? Optional.empty()
         : Optional.of(new Keys(CollectionConverters.asJava(keys.get()._2()), CollectionConverters.asJava(keys.get()._3())));
@@ -323,37 +319,12 @@ final class ChangePlan {
     return equiKeys(join).orElseThrow(() -> new IllegalStateException("a keyless " + join.joinType().sql() + " JOIN"));
   }
 
-  /** The distinct values of {@code keys} over the rows a change gains and loses: what it touches. */
-  private static LogicalPlan touchedKeys(Change change, List<Expression> keys) {
+  /** The key values the change touches, with their range: one Spark job over the changed rows. */
+  private TouchedKeys touched(Change change, List<Expression> keys) {
     List<LogicalPlan> rows = new ArrayList<>();
     change.gained().ifPresent(rows::add);
     change.lost().ifPresent(rows::add);
-    List<NamedExpression> named = new ArrayList<>();
-    for (int i = 0; i < keys.size(); i++) {
-      named.add(alias(keys.get(i), KEY + i));
-    }
-    return new Distinct(new Project(Scala.seq(named), union(rows).orElseThrow()));
-  }
-
-  /** The rows of {@code plan} whose {@code keys} are among the {@code touched} ones, NULL matching NULL. */
-  private static LogicalPlan slice(LogicalPlan plan, List<Expression> keys, LogicalPlan touched) {
-    // Fresh names for each use of the touched keys: a plan must not join a relation to its own columns.
-    List<NamedExpression> fresh = new ArrayList<>();
-    List<Attribute> touchedColumns = CollectionConverters.asJava(touched.output());
-    touchedColumns.forEach(column -> fresh.add(alias(column, column.name())));
-    LogicalPlan renamed = new Project(Scala.seq(fresh), touched);
-    List<Attribute> columns = CollectionConverters.asJava(renamed.output());
-    Expression match = null;
-    for (int i = 0; i < keys.size(); i++) {
-      Expression same = new EqualNullSafe(keys.get(i), columns.get(i));
-      match = match == null ? same : new And(match, same);
-    }
-    return new Join(plan, renamed, LeftSemi$.MODULE$, Option.apply(match), JoinHint$.MODULE$.NONE());
-  }
-
-  private static Alias alias(Expression value, String name) {
-    return new Alias(value, name, NamedExpression$.MODULE$.newExprId(), Scala.seq(List.of()), Option.empty(),
-        Scala.seq(List.of()));
+    return TouchedKeys.of(spark, union(rows).orElseThrow(), keys);
   }
 
   /** {@code plan} as it reads now, read whole. */

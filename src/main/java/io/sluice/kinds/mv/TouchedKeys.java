@@ -1,0 +1,127 @@
+package io.sluice.kinds.mv;
+
+import static org.apache.spark.sql.functions.col;
+import static org.apache.spark.sql.functions.count;
+import static org.apache.spark.sql.functions.lit;
+import static org.apache.spark.sql.functions.max;
+import static org.apache.spark.sql.functions.min;
+
+import io.sluice.common.SparkPlans;
+import io.sluice.delta.Scala;
+import java.util.ArrayList;
+import java.util.List;
+import org.apache.spark.sql.Column;
+import org.apache.spark.sql.Row;
+import org.apache.spark.sql.SparkSession;
+import org.apache.spark.sql.catalyst.expressions.Alias;
+import org.apache.spark.sql.catalyst.expressions.And;
+import org.apache.spark.sql.catalyst.expressions.Attribute;
+import org.apache.spark.sql.catalyst.expressions.EqualNullSafe;
+import org.apache.spark.sql.catalyst.expressions.Expression;
+import org.apache.spark.sql.catalyst.expressions.GreaterThanOrEqual;
+import org.apache.spark.sql.catalyst.expressions.IsNull;
+import org.apache.spark.sql.catalyst.expressions.LessThanOrEqual;
+import org.apache.spark.sql.catalyst.expressions.Literal;
+import org.apache.spark.sql.catalyst.expressions.NamedExpression;
+import org.apache.spark.sql.catalyst.expressions.NamedExpression$;
+import org.apache.spark.sql.catalyst.expressions.Or;
+import org.apache.spark.sql.catalyst.plans.LeftSemi$;
+import org.apache.spark.sql.catalyst.plans.logical.Distinct;
+import org.apache.spark.sql.catalyst.plans.logical.Filter;
+import org.apache.spark.sql.catalyst.plans.logical.Join;
+import org.apache.spark.sql.catalyst.plans.logical.JoinHint$;
+import org.apache.spark.sql.catalyst.plans.logical.LogicalPlan;
+import org.apache.spark.sql.catalyst.plans.logical.Project;
+import org.apache.spark.sql.types.AtomicType;
+import scala.Option;
+import scala.jdk.javaapi.CollectionConverters;
+
+/**
+ * The key values a change touches (a join's keys, a window's partition): the distinct values of
+ * the key expressions over the rows the change gains and loses, and their range. A plan is sliced
+ * to its rows of those keys by a semi join, under a filter on the range: literal bounds by which
+ * Delta skips the files that hold none of them.
+ */
+final class TouchedKeys {
+  private static final String KEY = "__sluice_key_";
+  private final LogicalPlan distinct;
+  private final List<Range> ranges;
+
+  /** The range of one key's touched values: {@code low} null when all are NULL. */
+  private record Range(Object low, Object high, boolean nulls) {
+    /** Rows whose {@code key} is in the range, or NULL when a NULL was touched; null when a bound would not help. */
+    Expression over(Expression key) {
+      if (!(key instanceof Attribute && key.dataType() instanceof AtomicType)) {
+        return null;
+      }
+      Expression isNull = new IsNull(key);
+      if (low == null) {
+        return isNull;
+      }
+      Expression between = new And(new GreaterThanOrEqual(key, Literal.create(low, key.dataType())),
+          new LessThanOrEqual(key, Literal.create(high, key.dataType())));
+      return nulls ? new Or(between, isNull) : between;
+    }
+  }
+
+  private TouchedKeys(LogicalPlan distinct, List<Range> ranges) {
+    this.distinct = distinct;
+    this.ranges = ranges;
+  }
+
+  /**
+   * The values of {@code keys} over {@code rows}, with their range per key: one Spark job over the
+   * changed rows alone.
+   */
+  static TouchedKeys of(SparkSession spark, LogicalPlan rows, List<Expression> keys) {
+    List<NamedExpression> named = new ArrayList<>();
+    for (int i = 0; i < keys.size(); i++) {
+      named.add(alias(keys.get(i), KEY + i));
+    }
+    LogicalPlan distinct = new Distinct(new Project(Scala.seq(named), rows));
+    List<Column> aggregates = new ArrayList<>();
+    aggregates.add(count(lit(1)));
+    for (int i = 0; i < keys.size(); i++) {
+      aggregates.add(min(col(KEY + i)));
+      aggregates.add(max(col(KEY + i)));
+      aggregates.add(count(col(KEY + i)));
+    }
+    Row range = SparkPlans.ofRows(spark, distinct).agg(aggregates.get(0), aggregates.subList(1, aggregates.size())
+        .toArray(Column[]::new)).first();
+    List<Range> ranges = new ArrayList<>();
+    for (int i = 0; i < keys.size(); i++) {
+      ranges.add(new Range(range.get(1 + 3 * i), range.get(2 + 3 * i), range.getLong(0) > range.getLong(3 + 3 * i)));
+    }
+    return new TouchedKeys(distinct, ranges);
+  }
+
+  /**
+   * The rows of {@code plan} whose {@code keys} (the same expressions, over its columns) are among
+   * the touched ones, NULL matching NULL.
+   */
+  LogicalPlan slice(LogicalPlan plan, List<Expression> keys) {
+    // Fresh names for each use of the touched keys: a plan must not join a relation to its own columns.
+    List<NamedExpression> fresh = new ArrayList<>();
+    CollectionConverters.asJava(distinct.output()).forEach(column -> fresh.add(alias(column, column.name())));
+    LogicalPlan renamed = new Project(Scala.seq(fresh), distinct);
+    List<Attribute> columns = CollectionConverters.asJava(renamed.output());
+    Expression match = null;
+    Expression bounds = null;
+    for (int i = 0; i < keys.size(); i++) {
+      match = and(match, new EqualNullSafe(keys.get(i), columns.get(i)));
+      Expression range = ranges.get(i).over(keys.get(i));
+      bounds = range == null ? bounds : and(bounds, range);
+    }
+    LogicalPlan bounded = bounds == null ? plan : new Filter(bounds, plan);
+    return new Join(bounded, renamed, LeftSemi$.MODULE$, Option.apply(match), JoinHint$.MODULE$.NONE());
+  }
+
+  private static Expression and(Expression left, Expression right) {
+    return left == null ? right : new And(left, right);
+  }
+
+  private static Alias alias(Expression value, String name) {
+    return new Alias(value, name, NamedExpression$.MODULE$.newExprId(), Scala.seq(List.of()), Option.empty(),
+        Scala.seq(List.of()));
+  }
+}
