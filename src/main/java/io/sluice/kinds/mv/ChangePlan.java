@@ -213,8 +213,8 @@ final class ChangePlan {
       Change child = derive(window.child());
       List<Expression> keys = CollectionConverters.asJava(window.partitionSpec());
       TouchedKeys touched = touched(child, keys);
-      return new Change(Optional.of(window.withNewChildren(Scala.seq(List.of(touched.slice(whole(window.child()), keys))))),
-          Optional.of(window.withNewChildren(Scala.seq(List.of(touched.slice(old(window.child()), keys))))));
+      return new Change(Optional.of(window.withNewChildren(Scala.seq(List.of(slice(touched, window.child(), keys))))),
+          Optional.of(window.withNewChildren(Scala.seq(List.of(slice(touched, old(window.child()), keys))))));
     }
     if (node instanceof Union union) {
       List<LogicalPlan> children = CollectionConverters.asJava(union.children());
@@ -250,29 +250,31 @@ final class ChangePlan {
     if (!left.none()) {
       LogicalPlan rightBefore = old(join.right());
       if (linear(join.joinType(), true)) {
+        bytesBeside += bytes(rightBefore);
         left.gained().ifPresent(rows -> gainedTerms.add(pair(join, rows, rightBefore)));
         left.lost().ifPresent(rows -> lostTerms.add(pair(join, rows, rightBefore)));
       } else {
         retract(join, "left");
         Keys keys = keys(join);
         TouchedKeys touched = touched(left, keys.left());
-        LogicalPlan rightSlice = touched.slice(rightBefore, keys.right());
-        gainedTerms.add(pair(join, touched.slice(whole(join.left()), keys.left()), rightSlice));
-        lostTerms.add(pair(join, touched.slice(old(join.left()), keys.left()), rightSlice));
+        LogicalPlan rightSlice = slice(touched, rightBefore, keys.right());
+        gainedTerms.add(pair(join, slice(touched, join.left(), keys.left()), rightSlice));
+        lostTerms.add(pair(join, slice(touched, old(join.left()), keys.left()), rightSlice));
       }
     }
     if (!right.none()) {
-      LogicalPlan leftNow = whole(join.left());
+      LogicalPlan leftNow = join.left();
       if (linear(join.joinType(), false)) {
+        bytesBeside += bytes(leftNow);
         right.gained().ifPresent(rows -> gainedTerms.add(pair(join, leftNow, rows)));
         right.lost().ifPresent(rows -> lostTerms.add(pair(join, leftNow, rows)));
       } else {
         retract(join, "right");
         Keys keys = keys(join);
         TouchedKeys touched = touched(right, keys.right());
-        LogicalPlan leftSlice = touched.slice(leftNow, keys.left());
-        gainedTerms.add(pair(join, leftSlice, touched.slice(whole(join.right()), keys.right())));
-        lostTerms.add(pair(join, leftSlice, touched.slice(old(join.right()), keys.right())));
+        LogicalPlan leftSlice = slice(touched, leftNow, keys.left());
+        gainedTerms.add(pair(join, leftSlice, slice(touched, join.right(), keys.right())));
+        lostTerms.add(pair(join, leftSlice, slice(touched, old(join.right()), keys.right())));
       }
     }
     return new Change(union(gainedTerms), union(lostTerms));
@@ -327,15 +329,25 @@ final class ChangePlan {
     return TouchedKeys.of(spark, union(rows).orElseThrow(), keys);
   }
 
-  /** {@code plan} as it reads now, read whole. */
-  private LogicalPlan whole(LogicalPlan plan) {
-    countBytes(plan);
-    return plan;
+  /**
+   * The rows of {@code plan} (as it reads now, or as the last refresh read it) whose {@code keys}
+   * the change touched; the bytes Delta reads for them, its files skipped by the keys' range, are
+   * counted as read beside the change.
+   */
+  private LogicalPlan slice(TouchedKeys touched, LogicalPlan plan, List<Expression> keys) {
+    LogicalPlan bounded = touched.bounded(plan, keys);
+    // Spark's optimizer plans the Delta scans, skipping files by the bounds: the sizes of the files left.
+    SparkPlans.ofRows(spark, bounded).queryExecution().optimizedPlan().foreach(node -> {
+      if (node instanceof LogicalRelation relation && relation.relation() instanceof HadoopFsRelation files) {
+        bytesBeside += files.location().sizeInBytes();
+      }
+      return scala.runtime.BoxedUnit.UNIT;
+    });
+    return touched.slice(bounded, keys);
   }
 
   /** {@code plan} as the last refresh read it: each changed input at the version it read then. */
   private LogicalPlan old(LogicalPlan plan) {
-    countBytes(plan);
     return plan.transformUp(new AbstractPartialFunction<LogicalPlan, LogicalPlan>() {
       @Override
       public boolean isDefinedAt(LogicalPlan node) {
@@ -351,13 +363,16 @@ final class ChangePlan {
     });
   }
 
-  private void countBytes(LogicalPlan plan) {
+  /** The bytes of the Delta tables {@code plan} reads whole, from their checksums. */
+  private long bytes(LogicalPlan plan) {
+    long[] sum = {0};
     plan.foreach(node -> {
       if (QueryShape.isDelta(node)) {
-        bytesBeside += bytes.computeIfAbsent(key(node), key -> inputs.get(key).input().bytes());
+        sum[0] += bytes.computeIfAbsent(key(node), key -> inputs.get(key).input().bytes());
       }
       return scala.runtime.BoxedUnit.UNIT;
     });
+    return sum[0];
   }
 
   private boolean readsChanged(LogicalPlan plan) {

@@ -3,9 +3,13 @@ package io.sluice.kinds.mv;
 import io.sluice.common.SparkErrors;
 import io.sluice.graph.ChangeFeed;
 import java.io.IOException;
+import java.net.URI;
+import java.net.URISyntaxException;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import org.apache.hadoop.fs.FileSystem;
@@ -126,12 +130,13 @@ record InputChange(DeltaInput input, long fromVersion, Kind kind, List<AddFile> 
   /**
    * About the bytes of the rows a commit changed: its change data feed files when it wrote some
    * (an update, a delete, a merge), else its new data files and the files it removed whole; a
-   * file re-added with a deletion vector changed only the rows the feed holds.
+   * file re-added with a deletion vector changed only the rows its vector newly deletes, their
+   * share of its bytes (the feed reads them from the vectors).
    */
   private static long changedBytes(List<Action> actions) {
     long feed = 0;
     long data = 0;
-    Set<String> readded = new HashSet<>();
+    Map<String, AddFile> readded = new HashMap<>();
     for (Action action : actions) {
       if (action instanceof AddCDCFile file) {
         feed += file.size();
@@ -139,13 +144,20 @@ record InputChange(DeltaInput input, long fromVersion, Kind kind, List<AddFile> 
         if (add.deletionVector() == null) {
           data += add.size();
         } else {
-          readded.add(add.path());
+          readded.put(add.path(), add);
         }
       }
     }
     for (Action action : actions) {
-      if (action instanceof RemoveFile remove && remove.dataChange() && !readded.contains(remove.path())) {
-        data += remove.size().isDefined() ? (Long) remove.size().get() : 0L;
+      if (action instanceof RemoveFile remove && remove.dataChange()) {
+        AddFile again = readded.get(remove.path());
+        if (again == null) {
+          data += remove.size().isDefined() ? (Long) remove.size().get() : 0L;
+        } else {
+          long before = remove.deletionVector() == null ? 0 : remove.deletionVector().cardinality();
+          long rows = again.numPhysicalRecords().isDefined() ? (Long) again.numPhysicalRecords().get() : 0L;
+          data += rows == 0 ? again.size() : again.size() * Math.max(0, again.deletionVector().cardinality() - before) / rows;
+        }
       }
     }
     return feed > 0 ? feed : data;
@@ -179,7 +191,7 @@ record InputChange(DeltaInput input, long fromVersion, Kind kind, List<AddFile> 
       FileSystem fs = null;
       for (AddFile add : appended) {
         if (compacted.contains(add.path())) {
-          Path path = new Path(input.log().dataPath(), new Path(new java.net.URI(add.path())));
+          Path path = new Path(input.log().dataPath(), new Path(new URI(add.path())));
           fs = fs == null ? path.getFileSystem(input.log().newDeltaHadoopConf()) : fs;
           if (!fs.exists(path)) {
             return Optional.of(add.path());
@@ -187,7 +199,7 @@ record InputChange(DeltaInput input, long fromVersion, Kind kind, List<AddFile> 
         }
       }
       return Optional.empty();
-    } catch (IOException | java.net.URISyntaxException e) {
+    } catch (IOException | URISyntaxException e) {
       return Optional.of("(unreadable: " + e.getMessage() + ")");
     }
   }

@@ -99,7 +99,9 @@ final class RefreshPlanner {
         && weighed.stream().anyMatch(t -> t.applicable() && t.technique() != Technique.COMPLETE_RECOMPUTE);
     TechniqueInfo chosen = weighed.stream().filter(TechniqueInfo::applicable)
         .filter(t -> !avoidRecompute || t.technique() != Technique.COMPLETE_RECOMPUTE)
-        .min(Comparator.comparingLong(t -> t.cost().orElse(Long.MAX_VALUE))).orElseThrow();
+        .min(Comparator.<TechniqueInfo>comparingLong(t -> t.cost().orElse(Long.MAX_VALUE))
+            // At equal cost a full recompute, which leaves the view's files compact.
+            .thenComparing(t -> t.technique() != Technique.COMPLETE_RECOMPUTE)).orElseThrow();
     List<TechniqueInfo> techniques = weighed.stream().map(t -> t == chosen ? t.asChosen() : t).toList();
     Map<String, Long> versions = new LinkedHashMap<>();
     inputs.forEach(input -> versions.put(input.key(), input.version()));

@@ -95,6 +95,16 @@ final class TouchedKeys {
     return new TouchedKeys(distinct, ranges);
   }
 
+  /** The rows of {@code plan} whose {@code keys} are in the touched keys' range: the filter Delta skips files by. */
+  LogicalPlan bounded(LogicalPlan plan, List<Expression> keys) {
+    Expression bounds = null;
+    for (int i = 0; i < keys.size(); i++) {
+      Expression range = ranges.get(i).over(keys.get(i));
+      bounds = range == null ? bounds : and(bounds, range);
+    }
+    return bounds == null ? plan : new Filter(bounds, plan);
+  }
+
   /**
    * The rows of {@code plan} whose {@code keys} (the same expressions, over its columns) are among
    * the touched ones, NULL matching NULL.
@@ -106,14 +116,10 @@ final class TouchedKeys {
     LogicalPlan renamed = new Project(Scala.seq(fresh), distinct);
     List<Attribute> columns = CollectionConverters.asJava(renamed.output());
     Expression match = null;
-    Expression bounds = null;
     for (int i = 0; i < keys.size(); i++) {
       match = and(match, new EqualNullSafe(keys.get(i), columns.get(i)));
-      Expression range = ranges.get(i).over(keys.get(i));
-      bounds = range == null ? bounds : and(bounds, range);
     }
-    LogicalPlan bounded = bounds == null ? plan : new Filter(bounds, plan);
-    return new Join(bounded, renamed, LeftSemi$.MODULE$, Option.apply(match), JoinHint$.MODULE$.NONE());
+    return new Join(plan, renamed, LeftSemi$.MODULE$, Option.apply(match), JoinHint$.MODULE$.NONE());
   }
 
   private static Expression and(Expression left, Expression right) {
