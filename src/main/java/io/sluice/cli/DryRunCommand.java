@@ -34,6 +34,9 @@ final class DryRunCommand extends FolderCommand {
       DatasetDefinition target = graph.dataset(flow.target());
       if (target.type() == DatasetType.MATERIALIZED_VIEW) {
         out().println("  " + target.name() + " is " + RefreshOptions.describe(flow, target));
+        if (verbose) {
+          RefreshOptions.now(spark, graph, flow, target).ifPresent(now -> out().println("  " + target.name() + " " + now));
+        }
       }
     }
     for (DatasetDefinition dataset : graph.datasetsInOrder()) {

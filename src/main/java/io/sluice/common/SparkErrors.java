@@ -36,6 +36,18 @@ public final class SparkErrors {
     return Optional.empty();
   }
 
+  /** Whether {@code e} or a cause says a file it read is gone (deleted by VACUUM, say). */
+  public static boolean fileGone(Throwable e) {
+    for (Throwable cause = e; cause != null; cause = cause.getCause()) {
+      if (cause instanceof java.io.FileNotFoundException
+          || cause instanceof SparkThrowable spark && spark.getCondition() != null
+              && spark.getCondition().startsWith("FAILED_READ_FILE.FILE_NOT_EXIST")) {
+        return true;
+      }
+    }
+    return false;
+  }
+
   public static String firstLine(Throwable e) {
     String message;
     if (e instanceof ParseException parse) {

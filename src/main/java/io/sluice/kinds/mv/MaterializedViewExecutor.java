@@ -2,6 +2,7 @@ package io.sluice.kinds.mv;
 
 import io.sluice.ErrorClass;
 import io.sluice.SluiceException;
+import io.sluice.common.SparkErrors;
 import io.sluice.delta.WriterSupport;
 import io.sluice.execution.Checkpoints;
 import io.sluice.execution.DeltaTarget;
@@ -9,6 +10,8 @@ import io.sluice.execution.FlowExecutor;
 import io.sluice.execution.FlowRun;
 import io.sluice.execution.SourceFingerprint;
 import io.sluice.expectations.ViolationAction;
+import io.sluice.graph.DatasetDefinition;
+import io.sluice.graph.FlowDefinition;
 import io.sluice.graph.RefreshPolicy;
 import java.util.ArrayList;
 import java.util.List;
@@ -21,6 +24,7 @@ import org.apache.spark.sql.SparkSession;
 import org.apache.spark.sql.catalyst.plans.logical.LogicalPlan;
 import org.apache.spark.sql.delta.DeltaLog;
 import org.apache.spark.sql.delta.Snapshot;
+import org.apache.spark.sql.types.StructType;
 import scala.Tuple2;
 
 /**
@@ -54,7 +58,7 @@ public final class MaterializedViewExecutor implements FlowExecutor {
     DeltaTarget target = DeltaTarget.table(run.target().name());
     Tuple2<DeltaLog, Snapshot> view = target.latest(spark);
     QueryShape shape = QueryShape.of(analyzed);
-    RefreshPlan plan = plan(run, analyzed, shape, view);
+    RefreshPlan plan = plan(spark, run.target(), run.flow().definition(), run.targetSchema(), analyzed, shape, view);
     run.planned("flow '" + run.flow().name() + "': " + plan.summary(), plan.details(), plan.technique() != Technique.NO_OP);
     if (run.target().refreshPolicy() == RefreshPolicy.INCREMENTAL_STRICT && !plan.strictAllows()) {
       throw new SluiceException(ErrorClass.MATERIALIZED_VIEW_NOT_INCREMENTALIZABLE, run.target().origin(),
@@ -68,28 +72,41 @@ public final class MaterializedViewExecutor implements FlowExecutor {
     }
     run.starting();
     RefreshCommit commit = new RefreshCommit(run, plan, view, checkpoints.appId(run.target().name(), run.flow().name()));
-    switch (plan.technique()) {
-      case APPEND_ONLY -> commit.append(plan.change().orElseThrow().gained());
-      case ROW_BASED, WINDOW_FUNCTION -> RowCounts.refresh(spark, plan.change().orElseThrow(),
-          List.of(analyzed.schema().fieldNames()), target, commit);
-      case GROUP_AGGREGATE -> MergedGroups.refresh(spark, analyzed, shape.groups(), plan.changes(), target, commit);
-      case GENERIC_AGGREGATE -> TouchedGroups.refresh(spark, analyzed, shape.keys(), plan.changes(), commit);
-      default -> commit.overwrite(query);
+    try {
+      switch (plan.technique()) {
+        case APPEND_ONLY -> commit.append(plan.change().orElseThrow().gained());
+        case ROW_BASED, WINDOW_FUNCTION -> RowCounts.refresh(spark, plan.change().orElseThrow(),
+            List.of(analyzed.schema().fieldNames()), target, commit);
+        case GROUP_AGGREGATE -> MergedGroups.refresh(spark, analyzed, shape.groups(), plan.changes(), target, commit);
+        case GENERIC_AGGREGATE -> TouchedGroups.refresh(spark, analyzed, shape.keys(), plan.changes(), commit);
+        default -> commit.overwrite(query);
+      }
+    } catch (Exception e) { // Spark's job failures are checked exceptions, thrown undeclared
+      // An input's files as the last refresh read them, deleted since (VACUUM): nothing was committed, recompute.
+      if (!plan.technique().incremental() || !SparkErrors.fileGone(e)) {
+        throw SparkErrors.unchecked(e);
+      }
+      run.warn("flow '" + run.flow().name() + "': " + plan.technique() + " could not read its inputs as the last refresh"
+          + " read them (" + SparkErrors.firstLine(e) + "): recomputed in full", Map.of("technique", plan.technique().name()));
+      commit.overwrite(query);
     }
   }
 
-  private RefreshPlan plan(FlowRun run, LogicalPlan analyzed, QueryShape shape, Tuple2<DeltaLog, Snapshot> view) {
-    Optional<IncrementalizationIssue> dropsRows = run.target().expectations().stream()
+  /** How a refresh of {@code target} by {@code analyzed}, its query over its inputs' versions now, goes. */
+  static RefreshPlan plan(SparkSession spark, DatasetDefinition target, FlowDefinition flow, StructType targetSchema,
+      LogicalPlan analyzed, QueryShape shape, Tuple2<DeltaLog, Snapshot> view) {
+    Optional<IncrementalizationIssue> dropsRows = target.expectations().stream()
         .filter(e -> e.action() == ViolationAction.DROP).findFirst()
         .map(e -> new IncrementalizationIssue(IncrementalizationIssue.EXPECTATION_DROPS_ROWS, "expectation '" + e.name()
             + "' drops rows of the view: a dropped group cannot be merged"));
     Optional<IncrementalizationIssue> notKeyed = WriterSupport.whyNot(view._2()).map(why -> new IncrementalizationIssue(
         IncrementalizationIssue.VIEW_NOT_KEYED_WRITABLE, "the view's table cannot have rows replaced in place: " + why));
     List<DeltaInput> inputs = DeltaInput.of(analyzed);
-    RefreshPlanner.View planned = new RefreshPlanner.View(shape, definition(run, analyzed, inputs),
-        run.target().refreshPolicy(), dropsRows, notKeyed, DeltaInput.bytes(view._2()));
+    RefreshPlanner.View planned = new RefreshPlanner.View(shape,
+        definition(spark, target, flow, targetSchema, analyzed, inputs), target.refreshPolicy(), dropsRows, notKeyed,
+        DeltaInput.bytes(view._2()));
     return RefreshPlanner.plan(planned, inputs, RefreshState.read(view._1(), view._2().version()),
-        changes -> ChangePlan.of(run.spark(), SubqueryJoins.of(analyzed), changes));
+        changes -> ChangePlan.of(spark, SubqueryJoins.of(analyzed), changes));
   }
 
   /**
@@ -97,14 +114,15 @@ public final class MaterializedViewExecutor implements FlowExecutor {
    * query's plan, its settings and the session's result-changing ones, the inputs' columns, the
    * view's columns and expectations.
    */
-  private static String definition(FlowRun run, LogicalPlan analyzed, List<DeltaInput> inputs) {
+  private static String definition(SparkSession spark, DatasetDefinition target, FlowDefinition flow,
+      StructType targetSchema, LogicalPlan analyzed, List<DeltaInput> inputs) {
     List<String> parts = new ArrayList<>();
     parts.add(SourceFingerprint.shape(analyzed));
-    parts.add(new TreeMap<>(run.flow().definition().sqlConf()).toString());
-    parts.add(ANSI + "=" + run.spark().conf().get(ANSI) + " " + TIME_ZONE + "=" + run.spark().conf().get(TIME_ZONE));
+    parts.add(new TreeMap<>(flow.sqlConf()).toString());
+    parts.add(ANSI + "=" + spark.conf().get(ANSI) + " " + TIME_ZONE + "=" + spark.conf().get(TIME_ZONE));
     inputs.forEach(input -> parts.add(input.key() + " " + input.snapshot().metadata().schema().toDDL()));
-    parts.add(run.targetSchema().toDDL());
-    run.target().expectations().forEach(e -> parts.add(e.name() + " " + e.condition() + " " + e.action()));
+    parts.add(targetSchema.toDDL());
+    target.expectations().forEach(e -> parts.add(e.name() + " " + e.condition() + " " + e.action()));
     return SourceFingerprint.sha256(String.join("\n", parts));
   }
 }

@@ -1,11 +1,18 @@
 package io.sluice.kinds.mv;
 
+import io.sluice.common.SparkErrors;
+import io.sluice.execution.DeltaTarget;
 import io.sluice.graph.DatasetDefinition;
+import io.sluice.graph.FlowConf;
+import io.sluice.graph.FlowResolution;
 import io.sluice.graph.RefreshPolicy;
 import io.sluice.graph.ResolvedFlow;
+import io.sluice.graph.ResolvedGraph;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import org.apache.spark.sql.SparkSession;
+import org.apache.spark.sql.catalyst.plans.logical.LogicalPlan;
 
 /**
  * What a view's definition allows its refreshes, in words for {@code sluice dry-run}: the
@@ -34,6 +41,30 @@ public final class RefreshOptions {
           .map(IncrementalizationIssue::reason).orElse("no technique applies");
     }
     return "refreshed by " + String.join(", ", techniques) + ", else recomputed";
+  }
+
+  /**
+   * How the view's refresh would go if an update ran now, from its query over its inputs' current
+   * versions and its own last refresh: empty when the view was never refreshed (its table does not
+   * exist yet). Reads logs and, for a join or window, the changed rows' keys; writes nothing.
+   */
+  public static Optional<String> now(SparkSession spark, ResolvedGraph graph, ResolvedFlow flow, DatasetDefinition view) {
+    String table = view.name().quoted();
+    if (!spark.catalog().tableExists(table)) {
+      return Optional.empty();
+    }
+    try {
+      FlowResolution tables = new FlowResolution(spark, graph.graph(), flow.definition(),
+          (dataset, streaming) -> spark.table(dataset.name().quoted()));
+      LogicalPlan analyzed = FlowConf.withSqlConf(spark, flow.definition().sqlConf(),
+          () -> flow.definition().query().build(tables).queryExecution().analyzed());
+      RefreshPlan plan = FlowConf.withSqlConf(spark, flow.definition().sqlConf(), () -> MaterializedViewExecutor.plan(
+          spark, view, flow.definition(), graph.schemas().get(view.name()), analyzed, QueryShape.of(analyzed),
+          DeltaTarget.table(view.name()).latest(spark)));
+      return Optional.of("would " + plan.summary().replaceFirst("^refresh: ", "refresh now by "));
+    } catch (RuntimeException e) {
+      return Optional.of("cannot say how it would refresh now: " + SparkErrors.firstLine(e));
+    }
   }
 
   private static void add(List<String> techniques, Optional<IncrementalizationIssue> issue, String technique) {

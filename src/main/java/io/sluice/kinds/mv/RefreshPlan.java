@@ -76,8 +76,11 @@ record RefreshPlan(Technique technique, List<TechniqueInfo> techniques, List<Inp
     return switch (technique) {
       case NO_OP -> "refresh: NO_OP, no input changed since the last refresh";
       case COMPLETE_RECOMPUTE -> "refresh: COMPLETE_RECOMPUTE" + firstReason().map(i -> ", " + i.reason()).orElse("");
-      case APPEND_ONLY, GROUP_AGGREGATE -> String.format(Locale.ROOT, "refresh: %s, %,d rows appended to %s", technique,
-          changes.stream().mapToLong(InputChange::appendedRows).sum(), changedNames());
+      case APPEND_ONLY, GROUP_AGGREGATE -> {
+        long rows = changes.stream().mapToLong(InputChange::appendedRows).sum();
+        yield String.format(Locale.ROOT, "refresh: %s, %,d %s appended to %s", technique, rows, rows == 1 ? "row" : "rows",
+            changedNames());
+      }
       default -> String.format(Locale.ROOT, "refresh: %s, %,d bytes of changes to %s", technique,
           changes.stream().mapToLong(InputChange::changedBytes).sum(), changedNames());
     };

@@ -1,5 +1,6 @@
 package io.sluice.kinds.mv;
 
+import io.sluice.common.SparkErrors;
 import io.sluice.graph.RefreshPolicy;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -72,16 +73,26 @@ final class RefreshPlanner {
     List<IncrementalizationIssue> appendsOnly = issues(blocking, changes, InputChange::notAnAppend);
     List<IncrementalizationIssue> readable = issues(blocking, changes, InputChange::unreadable);
     QueryShape shape = view.shape();
-    Optional<ChangePlan> change = changed && readable.isEmpty()
-        && Stream.of(shape.appendOnly(), shape.rowBased(), shape.windowFunction()).anyMatch(Optional::isEmpty)
-        ? Optional.of(derive.apply(changes)) : Optional.empty();
+    Optional<ChangePlan> derived = Optional.empty();
+    Optional<IncrementalizationIssue> underived = Optional.empty();
+    if (changed && readable.isEmpty()
+        && Stream.of(shape.appendOnly(), shape.rowBased(), shape.windowFunction()).anyMatch(Optional::isEmpty)) {
+      try {
+        derived = Optional.of(derive.apply(changes));
+      } catch (Exception e) { // Spark's job failures are checked exceptions, thrown undeclared
+        // The versions the last refresh read, which a join or window reads again, may be gone (VACUUM).
+        underived = Optional.of(new IncrementalizationIssue(IncrementalizationIssue.INPUT_VERSIONS_GONE,
+            "the inputs as the last refresh read them cannot be read again (" + SparkErrors.firstLine(e) + ")"));
+      }
+    }
+    Optional<ChangePlan> change = derived;
     // A join or window reads whole what the change pairs with (a join's other side, a touched window's tables).
     long beside = change.map(ChangePlan::bytesBeside).orElse(0L);
-    Optional<IncrementalizationIssue> retracts = change.flatMap(ChangePlan::retraction)
-        .map(why -> new IncrementalizationIssue(IncrementalizationIssue.OPERATOR_NOT_SUPPORTED, why));
+    Optional<IncrementalizationIssue> retracts = underived.or(() -> change.flatMap(ChangePlan::retraction)
+        .map(why -> new IncrementalizationIssue(IncrementalizationIssue.OPERATOR_NOT_SUPPORTED, why)));
     weighed.add(costs.incremental(Technique.APPEND_ONLY, appendsOnly, Stream.of(shape.appendOnly(), retracts),
         changedBytes + beside));
-    weighed.add(costs.incremental(Technique.ROW_BASED, readable, Stream.of(shape.rowBased(), view.notKeyed()),
+    weighed.add(costs.incremental(Technique.ROW_BASED, readable, Stream.of(shape.rowBased(), underived, view.notKeyed()),
         changedBytes + beside + view.bytes() / 2));
     // Costs are the bytes read and written, estimated: a replacement of some rows reads the view's
     // keys (half its bytes, say). Recomputing the touched groups reads the whole input as a full
@@ -90,7 +101,8 @@ final class RefreshPlanner {
         Stream.of(shape.groupAggregate(), view.dropsRows(), view.notKeyed()), changedBytes + view.bytes() / 2));
     weighed.add(costs.incremental(Technique.GENERIC_AGGREGATE, readable,
         Stream.of(shape.genericAggregate(), view.notKeyed()), inputBytes + changedBytes + view.bytes()));
-    weighed.add(costs.incremental(Technique.WINDOW_FUNCTION, readable, Stream.of(shape.windowFunction(), view.notKeyed()),
+    weighed.add(costs.incremental(Technique.WINDOW_FUNCTION, readable,
+        Stream.of(shape.windowFunction(), underived, view.notKeyed()),
         changedBytes + beside + view.bytes() / 2));
     weighed.add(info(Technique.COMPLETE_RECOMPUTE, List.of(), inputBytes + view.bytes()));
 
