@@ -12,8 +12,10 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.function.BinaryOperator;
 import java.util.function.Function;
 import java.util.function.Predicate;
+import java.util.function.Supplier;
 import java.util.stream.Collectors;
 import org.apache.spark.sql.Column;
 import org.apache.spark.sql.Dataset;
@@ -243,51 +245,39 @@ final class ChangePlan {
    * the right side's change with the left side as it is now.
    */
   private Change join(Join join) {
-    Change left = derive(join.left());
-    Change right = derive(join.right());
-    List<LogicalPlan> gainedTerms = new ArrayList<>();
-    List<LogicalPlan> lostTerms = new ArrayList<>();
-    if (!left.none()) {
-      LogicalPlan rightBefore = old(join.right());
-      if (linear(join.joinType(), true)) {
-        bytesBeside += bytes(rightBefore);
-        left.gained().ifPresent(rows -> gainedTerms.add(pair(join, rows, rightBefore)));
-        left.lost().ifPresent(rows -> lostTerms.add(pair(join, rows, rightBefore)));
-      } else {
-        retract(join, "left");
-        Keys keys = keys(join);
-        TouchedKeys touched = touched(left, keys.left());
-        LogicalPlan rightSlice = slice(touched, rightBefore, keys.right());
-        gainedTerms.add(pair(join, slice(touched, join.left(), keys.left()), rightSlice));
-        lostTerms.add(pair(join, slice(touched, old(join.left()), keys.left()), rightSlice));
-      }
-    }
-    if (!right.none()) {
-      LogicalPlan leftNow = join.left();
-      if (linear(join.joinType(), false)) {
-        bytesBeside += bytes(leftNow);
-        right.gained().ifPresent(rows -> gainedTerms.add(pair(join, leftNow, rows)));
-        right.lost().ifPresent(rows -> lostTerms.add(pair(join, leftNow, rows)));
-      } else {
-        retract(join, "right");
-        Keys keys = keys(join);
-        TouchedKeys touched = touched(right, keys.right());
-        LogicalPlan leftSlice = slice(touched, leftNow, keys.left());
-        gainedTerms.add(pair(join, leftSlice, slice(touched, join.right(), keys.right())));
-        lostTerms.add(pair(join, leftSlice, slice(touched, old(join.right()), keys.right())));
-      }
-    }
-    return new Change(union(gainedTerms), union(lostTerms));
+    List<LogicalPlan> gained = new ArrayList<>();
+    List<LogicalPlan> lost = new ArrayList<>();
+    side(join, true, derive(join.left()), () -> old(join.right()), gained, lost);
+    side(join, false, derive(join.right()), join::left, gained, lost);
+    return new Change(union(gained), union(lost));
   }
 
-  private void retract(Join join, String side) {
+  /** The terms of one side's {@code change} through the join, the other side read as {@code other} gives. */
+  private void side(Join join, boolean left, Change change, Supplier<LogicalPlan> other, List<LogicalPlan> gained,
+      List<LogicalPlan> lost) {
+    if (change.none()) {
+      return;
+    }
+    LogicalPlan fixed = other.get();
+    BinaryOperator<LogicalPlan> pair = (rows, with) -> join.withNewChildren(Scala.seq(left ? List.of(rows, with)
+        : List.of(with, rows)));
+    if (linear(join.joinType(), left)) {
+      bytesBeside += bytes(fixed);
+      change.gained().ifPresent(rows -> gained.add(pair.apply(rows, fixed)));
+      change.lost().ifPresent(rows -> lost.add(pair.apply(rows, fixed)));
+      return;
+    }
     if (retraction == null) {
-      retraction = "a change of the " + side + " side of a " + join.joinType().sql() + " JOIN changes the rows it pairs";
+      retraction = "a change of the " + (left ? "left" : "right") + " side of a " + join.joinType().sql()
+          + " JOIN changes the rows it pairs";
     }
-  }
-
-  private static LogicalPlan pair(Join join, LogicalPlan left, LogicalPlan right) {
-    return join.withNewChildren(Scala.seq(List.of(left, right)));
+    Keys keys = keys(join);
+    List<Expression> own = left ? keys.left() : keys.right();
+    TouchedKeys touched = touched(change, own);
+    LogicalPlan fixedSlice = slice(touched, fixed, left ? keys.right() : keys.left());
+    LogicalPlan side = left ? join.left() : join.right();
+    gained.add(pair.apply(slice(touched, side, own), fixedSlice));
+    lost.add(pair.apply(slice(touched, old(side), own), fixedSlice));
   }
 
   private static Optional<LogicalPlan> union(List<LogicalPlan> terms) {
