@@ -93,8 +93,9 @@ final class ChangePlan {
 
   /**
    * The change of {@code analyzed}, a query that {@link #unsupported} accepts, after
-   * {@code changes}, one for each of its inputs. Plans are built, no rows read, but for one small
-   * Spark job over the changed rows per join side or window whose touched keys slice the query.
+   * {@code changes}, one for each of its inputs. Plans are built, no rows read, but for what each
+   * slice by touched keys needs: a small Spark job over the changed rows for the keys and their
+   * range, and Delta's file skipping by that range, whose size the cost counts.
    */
   static ChangePlan of(SparkSession spark, LogicalPlan analyzed, List<InputChange> changes) {
     ChangePlan plan = new ChangePlan(spark, changes);
