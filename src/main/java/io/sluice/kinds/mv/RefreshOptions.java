@@ -56,13 +56,13 @@ public final class RefreshOptions {
     try {
       FlowResolution tables = new FlowResolution(spark, graph.graph(), flow.definition(),
           (dataset, streaming) -> spark.table(dataset.name().quoted()));
-      LogicalPlan analyzed = FlowConf.withSqlConf(spark, flow.definition().sqlConf(),
-          () -> flow.definition().query().build(tables).queryExecution().analyzed());
-      RefreshPlan plan = FlowConf.withSqlConf(spark, flow.definition().sqlConf(), () -> MaterializedViewExecutor.plan(
-          spark, view, flow.definition(), graph.schemas().get(view.name()), analyzed, QueryShape.of(analyzed),
-          DeltaTarget.table(view.name()).latest(spark)));
+      RefreshPlan plan = FlowConf.withSqlConf(spark, flow.definition().sqlConf(), () -> {
+        LogicalPlan analyzed = flow.definition().query().build(tables).queryExecution().analyzed();
+        return MaterializedViewExecutor.plan(spark, view, flow.definition(), graph.schemas().get(view.name()), analyzed,
+            QueryShape.of(analyzed), DeltaTarget.table(view.name()).latest(spark));
+      });
       return Optional.of("would " + plan.summary().replaceFirst("^refresh: ", "refresh now by "));
-    } catch (RuntimeException e) {
+    } catch (Exception e) { // Spark's job failures are checked exceptions, thrown undeclared
       return Optional.of("cannot say how it would refresh now: " + SparkErrors.firstLine(e));
     }
   }
