@@ -35,7 +35,7 @@ final class DryRunCommand extends FolderCommand {
       if (target.type() == DatasetType.MATERIALIZED_VIEW) {
         out().println("  " + target.name() + " is " + RefreshOptions.describe(flow, target));
         if (verbose) {
-          RefreshOptions.now(spark, graph, flow, target).ifPresent(now -> out().println("  " + target.name() + " " + now));
+          out().println("  " + target.name() + " " + RefreshOptions.now(spark, graph, flow, target).sentence());
         }
       }
     }

@@ -2,7 +2,12 @@ package io.sluice.cli;
 
 import io.sluice.SluiceException;
 import io.sluice.eventlog.UpdateHistory;
+import io.sluice.graph.DatasetDefinition;
+import io.sluice.graph.DatasetName;
+import io.sluice.graph.DatasetType;
+import io.sluice.graph.ResolvedFlow;
 import io.sluice.graph.ResolvedGraph;
+import io.sluice.kinds.mv.RefreshOptions;
 import io.sluice.report.GraphFormat;
 import io.sluice.report.PipelineView;
 import io.sluice.spec.PipelineSpec;
@@ -12,8 +17,10 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.Optional;
 import org.apache.spark.sql.SparkSession;
 import picocli.CommandLine.Command;
@@ -43,7 +50,7 @@ final class GraphCommand extends FolderCommand {
       // The picture is drawn all the same: a test's mistake is the test's, said here so that it is seen early.
       err().println("warning: " + e.userMessage());
     }
-    PipelineView view = view(spec, graph, UpdateHistory.recent(eventLog(spark, spec), 1));
+    PipelineView view = view(spark, spec, graph, UpdateHistory.recent(eventLog(spark, spec), 1));
     String text = format().write(view);
     if (outFile == null) {
       out().print(text);
@@ -55,10 +62,20 @@ final class GraphCommand extends FolderCommand {
     return 0;
   }
 
-  /** The pipeline's graph as its definitions make it now, with the figures of the latest of {@code updates}. */
-  static PipelineView view(PipelineSpec spec, ResolvedGraph graph, List<UpdateHistory.UpdateRecord> updates) {
+  /**
+   * The pipeline's graph as its definitions make it now, with the figures of the latest of
+   * {@code updates} and the technique each materialized view would refresh by now.
+   */
+  static PipelineView view(SparkSession spark, PipelineSpec spec, ResolvedGraph graph, List<UpdateHistory.UpdateRecord> updates) {
+    Map<DatasetName, String> nextRefreshes = new HashMap<>();
+    for (ResolvedFlow flow : graph.flows()) {
+      DatasetDefinition target = graph.dataset(flow.target());
+      if (target.type() == DatasetType.MATERIALIZED_VIEW) {
+        nextRefreshes.put(target.name(), RefreshOptions.now(spark, graph, flow, target).technique().orElse("cannot say"));
+      }
+    }
     return PipelineView.of(spec.name(), spec.root(), graph,
-        updates.isEmpty() ? Optional.empty() : Optional.of(updates.get(updates.size() - 1)));
+        updates.isEmpty() ? Optional.empty() : Optional.of(updates.get(updates.size() - 1)), nextRefreshes);
   }
 
   static void write(Path file, String text) {

@@ -29,7 +29,7 @@ final class ReportCommand extends FolderCommand {
   int run(PipelineSpec spec, SparkSession spark) {
     List<UpdateHistory.UpdateRecord> updates = UpdateHistory.recent(eventLog(spark, spec), RECENT_UPDATES);
     Path file = outFile != null ? outFile : spec.storage().localFolder().resolve("report.html");
-    GraphCommand.write(file, HtmlReport.write(GraphCommand.view(spec, PipelineUpdate.validate(spark, spec), updates), updates, Instant.now()));
+    GraphCommand.write(file, HtmlReport.write(GraphCommand.view(spark, spec, PipelineUpdate.validate(spark, spec), updates), updates, Instant.now()));
     out().println("wrote " + file.toAbsolutePath().normalize() + " (open it in a browser; it needs no network)");
     return 0;
   }

@@ -33,10 +33,14 @@ public final class UpdateHistory {
   /** One expectation's rows over an update's batches. */
   public record ExpectationFigures(long passed, long failed) {}
 
-  /** What one flow did in one update; {@code error} is why it failed, if it did. */
+  /**
+   * What one flow did in one update; {@code error} is why it failed, if it did; {@code planned} how
+   * it planned its last round (a materialized view's refresh technique and why), if it said.
+   */
   public record FlowRecord(
       String flow, String dataset, String state, int batches, long rowsWritten, long rowsRescued, Duration duration,
-      Map<String, Long> kindMetrics, Map<String, ExpectationFigures> expectations, Optional<String> error) {}
+      Map<String, Long> kindMetrics, Map<String, ExpectationFigures> expectations, Optional<String> error,
+      Optional<String> planned) {}
 
   /**
    * One update: when it started, how long it took, how it ended (and why, if it failed before
@@ -60,7 +64,7 @@ public final class UpdateHistory {
     }
     Dataset<Row> events = log.get().select(col("origin.update_id").as("update_id"), col("origin.flow_name").as("flow"),
         col("origin.dataset_name").as("dataset"), col("timestamp"), col("sequence"), col("event_type"), col("details"),
-        col("error"));
+        col("error"), col("message"));
     Dataset<Row> latest = events.groupBy("update_id").agg(max("timestamp").as("last"))
         .orderBy(col("last").desc()).limit(limit).select("update_id");
     List<Row> rows = events.join(latest, "update_id").orderBy("timestamp", "sequence").collectAsList();
@@ -105,6 +109,11 @@ public final class UpdateHistory {
       } else if (type.equals(EventType.FLOW_PROGRESS.label()) && !event.isNullAt(1)) {
         flows.computeIfAbsent(event.getString(1), name -> new FlowBuilder(name, event.isNullAt(2) ? name : event.getString(2)))
             .add(at, details, failure);
+      } else if (type.equals(EventType.PLANNING_INFORMATION.label()) && !event.isNullAt(1)) {
+        String message = event.getString(8);
+        // The message names its flow first ("flow 'totals': refresh: ..."), which the record need not repeat.
+        flows.computeIfAbsent(event.getString(1), name -> new FlowBuilder(name, event.isNullAt(2) ? name : event.getString(2)))
+            .planned = Optional.of(message.substring(message.indexOf("': ") + 3));
       }
     }
 
@@ -124,6 +133,7 @@ public final class UpdateHistory {
     private long rows;
     private long rescued;
     private Optional<String> error = Optional.empty();
+    private Optional<String> planned = Optional.empty();
     private final Map<String, Long> kind = new LinkedHashMap<>();
     private final Map<String, ExpectationFigures> expectations = new LinkedHashMap<>();
 
@@ -165,7 +175,7 @@ public final class UpdateHistory {
     FlowRecord build() {
       Duration took = started == null || ended == null ? Duration.ZERO : Duration.between(started, ended);
       return new FlowRecord(flow, dataset, state, batches, rows, rescued, took,
-          Collections.unmodifiableMap(kind), Collections.unmodifiableMap(expectations), error);
+          Collections.unmodifiableMap(kind), Collections.unmodifiableMap(expectations), error, planned);
     }
   }
 }

@@ -99,10 +99,11 @@ final class GraphLayout {
     return new Placed(root.getWidth(), root.getHeight(), boxes, routes);
   }
 
-  /** The text lines of a node's box: its name, its kind, and the latest update's state and figures. */
+  /** The text lines of a node's box: its name, its kind, the latest update's state and figures, its next refresh. */
   static List<String> lines(PipelineView.Node node) {
     List<String> lines = new ArrayList<>(List.of(node.name(), node.kind()));
     node.state().ifPresent(state -> lines.add(state + node.figures().map(f -> " · " + f).orElse("")));
+    node.nextRefresh().ifPresent(technique -> lines.add("next refresh: " + technique));
     return lines;
   }
 }

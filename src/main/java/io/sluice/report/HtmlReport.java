@@ -93,7 +93,7 @@ public final class HtmlReport {
   private static void latest(StringBuilder html, UpdateRecord latest, List<UpdateRecord> updates) {
     html.append("<h2>Flows of the latest update (").append(latest.updateId(), 0, 8).append(")</h2>\n")
         .append("<table class=\"flows\"><tr><th>flow</th><th>into</th><th>state</th><th>batches</th><th>rows written</th>")
-        .append("<th>duration</th><th>rows over recent updates</th><th>counts of its kind</th></tr>\n");
+        .append("<th>duration</th><th>rows over recent updates</th><th>plan and counts of its kind</th></tr>\n");
     for (FlowRecord flow : latest.flows()) {
       List<Double> history = updates.stream().map(u -> (double) u.flows().stream().filter(f -> f.flow().equals(flow.flow()))
           .mapToLong(FlowRecord::rowsWritten).sum()).toList();
@@ -126,9 +126,10 @@ public final class HtmlReport {
     }
   }
 
-  /** The flow kind's own counts (keys replaced, upserts, ...) and the rows with rescued data. */
+  /** How the flow planned (a view's refresh), the flow kind's own counts (keys replaced, upserts, ...), the rows with rescued data. */
   private static String counts(FlowRecord flow) {
-    List<String> parts = new ArrayList<>(flow.kindMetrics().entrySet().stream().sorted(Map.Entry.comparingByKey())
+    List<String> parts = new ArrayList<>(flow.planned().stream().toList());
+    parts.addAll(flow.kindMetrics().entrySet().stream().sorted(Map.Entry.comparingByKey())
         .map(e -> e.getKey().replace('_', ' ') + " " + number(e.getValue())).toList());
     if (flow.rowsRescued() > 0) {
       parts.add("rows with rescued data " + number(flow.rowsRescued()));

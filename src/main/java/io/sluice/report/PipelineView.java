@@ -37,8 +37,10 @@ public record PipelineView(String pipeline, List<Node> nodes, List<Edge> edges) 
    * @param kind {@code source}, or the dataset's type ({@code streaming table}, ...)
    * @param state the latest update's state of the flows into it ({@code COMPLETED}, ...), if it ran
    * @param figures rows written and duration in the latest update, if it ran
+   * @param nextRefresh a materialized view's technique if an update refreshed it now ({@code GROUP_AGGREGATE}, ...)
    */
-  public record Node(String id, String name, String kind, Optional<String> state, Optional<String> figures) {
+  public record Node(String id, String name, String kind, Optional<String> state, Optional<String> figures,
+      Optional<String> nextRefresh) {
     public boolean isSource() {
       return kind.equals(SOURCE);
     }
@@ -54,20 +56,26 @@ public record PipelineView(String pipeline, List<Node> nodes, List<Edge> edges) 
 
   static final String SOURCE = "source";
 
-  /** The view of {@code graph} (a pipeline whose folder is {@code root}), with the figures of {@code latest}. */
-  public static PipelineView of(String pipeline, Path root, ResolvedGraph graph, Optional<UpdateRecord> latest) {
+  /**
+   * The view of {@code graph} (a pipeline whose folder is {@code root}), with the figures of
+   * {@code latest} and how each materialized view in {@code nextRefreshes} would refresh now.
+   */
+  public static PipelineView of(String pipeline, Path root, ResolvedGraph graph, Optional<UpdateRecord> latest,
+      Map<DatasetName, String> nextRefreshes) {
     Map<String, Node> nodes = new LinkedHashMap<>();
     List<Edge> edges = new ArrayList<>();
     for (ResolvedFlow flow : graph.flows()) {
       for (ExternalSource source : flow.externalSources()) {
         String shown = relative(source.label(), root);
-        nodes.computeIfAbsent("source:" + shown, k -> new Node("n" + nodes.size(), shown, SOURCE, Optional.empty(), Optional.empty()));
+        nodes.computeIfAbsent("source:" + shown, k -> new Node("n" + nodes.size(), shown, SOURCE, Optional.empty(), Optional.empty(),
+            Optional.empty()));
       }
     }
     for (DatasetDefinition dataset : graph.datasetsInOrder()) {
       String name = dataset.name().name();
       List<FlowRecord> ran = latest.map(u -> u.flows().stream().filter(f -> f.dataset().equals(name)).toList()).orElse(List.of());
-      nodes.put(dataset.name().key(), new Node("n" + nodes.size(), name, dataset.type().toString(), state(ran), figures(ran)));
+      nodes.put(dataset.name().key(), new Node("n" + nodes.size(), name, dataset.type().toString(), state(ran), figures(ran),
+          Optional.ofNullable(nextRefreshes.get(dataset.name()))));
     }
     for (ResolvedFlow flow : graph.flows()) {
       String target = nodes.get(flow.target().key()).id();

@@ -54,6 +54,8 @@ class GraphAndReportTest {
     assertTrue(dot.contains("[label=\"json files landing\\nsource\""), dot);
     assertTrue(dot.contains("[label=\"customers\\nstreaming table\\nCOMPLETED · 2 rows · "), () -> "the latest update's figures:\n" + dot);
     assertTrue(dot.contains("[label=\"changes\\nstreaming table\\nCOMPLETED · 2 rows · "), dot);
+    assertTrue(dot.matches("(?s).*\\[label=\"by_country\\\\nmaterialized view\\\\nCOMPLETED [^\"]*\\\\nnext refresh: NO_OP\".*"),
+        () -> "the view's next refresh, its inputs unchanged since:\n" + dot);
     assertEquals(List.of("source -> changes", "changes -> customers [customers_in: append]", "customers -> by_country"),
         edges(dot), dot);
   }
@@ -68,10 +70,12 @@ class GraphAndReportTest {
             CREATE STREAMING TABLE history;
             CREATE FLOW history_cdc AS AUTO CDC INTO history FROM STREAM(events) KEYS (id) SEQUENCE BY seq STORED AS SCD TYPE 2;
             CREATE STREAMING TABLE latest FLOW REPLACE USING (id) SEQUENCE BY seq BY NAME SELECT * FROM STREAM(events);
+            CREATE MATERIALIZED VIEW versions AS SELECT id, count(*) AS n FROM latest GROUP BY id;
             """);
     String dot = IN_PROCESS.ok(other, "graph", "--format", "dot").stdout();
-    assertEquals(List.of("source -> events", "events -> history [history_cdc: AUTO CDC SCD 2]", "events -> latest [REPLACE USING]"),
-        edges(dot), dot);
+    assertEquals(List.of("source -> events", "events -> history [history_cdc: AUTO CDC SCD 2]", "events -> latest [REPLACE USING]",
+        "latest -> versions"), edges(dot), dot);
+    assertTrue(dot.contains("[label=\"versions\\nmaterialized view\\nnext refresh: COMPLETE_RECOMPUTE\""), dot);
     assertTrue(dot.contains("[label=\"history\\nstreaming table\"") && !dot.contains("COMPLETED"), () -> "no figures before a run:\n" + dot);
     assertTrue(!java.nio.file.Files.exists(other.resolve(".sluice/checkpoints")), "graph runs nothing");
   }
@@ -105,6 +109,7 @@ class GraphAndReportTest {
     assertEquals(3, count(html, "<g class=\"node\" data-name=\"") - 1, "three datasets and one source");
     assertTrue(html.contains("<tr data-dataset=\"customers\"><td>customers_in</td><td>customers</td><td class=\"state-COMPLETED\">COMPLETED</td><td class=\"n\">1</td><td class=\"n\">2</td>"), html);
     assertTrue(html.contains("<td>has_id</td><td class=\"n\">2</td><td class=\"n state-FAILED\">1</td>"), html);
+    assertTrue(html.contains("<td>refresh: COMPLETE_RECOMPUTE, "), () -> "how the view's refresh went:\n" + html);
     assertTrue(html.contains("<table class=\"updates\">") && html.contains("class=\"state-COMPLETED\">COMPLETED</td>"), html);
   }
 

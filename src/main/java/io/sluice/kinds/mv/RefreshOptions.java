@@ -44,14 +44,23 @@ public final class RefreshOptions {
   }
 
   /**
-   * How the view's refresh would go if an update ran now, from its query over its inputs' current
-   * versions and its own last refresh: empty when the view was never refreshed (its table does not
-   * exist yet). Reads logs and, for a join or window, the changed rows' keys; writes nothing.
+   * How a view's refresh would go if an update ran now.
+   *
+   * @param technique the technique it would take; empty when that cannot be said (a job failed)
+   * @param sentence the technique and why, or why it cannot be said
    */
-  public static Optional<String> now(SparkSession spark, ResolvedGraph graph, ResolvedFlow flow, DatasetDefinition view) {
+  public record NextRefresh(Optional<String> technique, String sentence) {}
+
+  /**
+   * How the view's refresh would go if an update ran now, from its query over its inputs' current
+   * versions and its own last refresh (a view never refreshed is computed in full). Reads logs and,
+   * for a join or window, the changed rows' keys; writes nothing.
+   */
+  public static NextRefresh now(SparkSession spark, ResolvedGraph graph, ResolvedFlow flow, DatasetDefinition view) {
     String table = view.name().quoted();
     if (!spark.catalog().tableExists(table)) {
-      return Optional.empty();
+      return new NextRefresh(Optional.of(Technique.COMPLETE_RECOMPUTE.name()),
+          "would refresh now by COMPLETE_RECOMPUTE, its first refresh");
     }
     try {
       FlowResolution tables = new FlowResolution(spark, graph.graph(), flow.definition(),
@@ -61,9 +70,10 @@ public final class RefreshOptions {
         return MaterializedViewExecutor.plan(spark, view, flow.definition(), graph.schemas().get(view.name()), analyzed,
             QueryShape.of(analyzed), DeltaTarget.table(view.name()).latest(spark));
       });
-      return Optional.of("would " + plan.summary().replaceFirst("^refresh: ", "refresh now by "));
+      return new NextRefresh(Optional.of(plan.technique().name()),
+          "would " + plan.summary().replaceFirst("^refresh: ", "refresh now by "));
     } catch (Exception e) { // Spark's job failures are checked exceptions, thrown undeclared
-      return Optional.of("cannot say how it would refresh now: " + SparkErrors.firstLine(e));
+      return new NextRefresh(Optional.empty(), "cannot say how it would refresh now: " + SparkErrors.firstLine(e));
     }
   }
 

@@ -133,6 +133,8 @@ class IncrementalRefreshTest {
     assertTrue(out.contains(" located would refresh now by APPEND_ONLY, 1 row appended to "), out);
     assertTrue(out.contains(" ranked would refresh now by WINDOW_FUNCTION"), out);
     assertEquals(List.of("[1,FR]", "[4,FR]", "[5,IT]"), p.rows("SELECT * FROM located"), "dry-run writes nothing");
+    String dot = IN_PROCESS.ok(p.root(), "graph", "--format", "dot").stdout();
+    assertTrue(dot.matches("(?s).*\\[label=\"located\\\\nmaterialized view\\\\n[^\"]*\\\\nnext refresh: APPEND_ONLY\".*"), dot);
 
     p.write("landing/2.json", "{\"id\": 7, \"city\": \"Lyon\"}\n");
     assertTrue(p.run().succeeded());
