@@ -29,6 +29,7 @@ import org.apache.spark.sql.delta.commands.DeletionVectorResult;
 import org.apache.spark.sql.delta.commands.TouchedFileWithDV;
 import org.apache.spark.sql.delta.commands.cdc.CDCReader;
 import org.apache.spark.sql.delta.files.TahoeBatchFileIndex;
+import org.apache.spark.sql.delta.sources.DeltaSQLConf;
 import scala.Option;
 import scala.collection.immutable.Seq;
 import scala.jdk.javaapi.CollectionConverters;
@@ -80,7 +81,6 @@ public final class KeyedCommit {
    */
   static volatile Runnable beforeCommit = () -> {};
   private final Map<String, Object> parameters = new LinkedHashMap<>();
-  private boolean evenIfEmpty;
   private final Map<String, Long> metrics = new LinkedHashMap<>();
 
   private KeyedCommit(SparkSession session, DeltaLog log, Snapshot snapshot, String operation) {
@@ -116,15 +116,6 @@ public final class KeyedCommit {
   /** The rows that come, with the table's columns (and possibly {@link #CHANGE_TYPE}). */
   public KeyedCommit appending(Dataset<Row> rows) {
     this.coming = rows;
-    return this;
-  }
-
-  /**
-   * Commits even when no row goes or comes, for a commit whose user metadata carries state (run
-   * it under {@code DeltaWrites.recordingEmptyCommits}, or Delta skips recording it).
-   */
-  public KeyedCommit evenIfEmpty() {
-    this.evenIfEmpty = true;
     return this;
   }
 
@@ -200,7 +191,10 @@ public final class KeyedCommit {
         going.rows().unpersist();
       }
     }
-    if (actions.isEmpty() && !evenIfEmpty) {
+    // Delta's own switch decides whether a commit that changes no file is recorded: one whose user
+    // metadata carries state (a view's refresh) is.
+    boolean recordEmpty = !(Boolean) session.sessionState().conf().getConf(DeltaSQLConf.DELTA_SKIP_RECORDING_EMPTY_COMMITS());
+    if (actions.isEmpty() && !recordEmpty) {
       return new Committed(Optional.empty(), 0, 0, attempt);
     }
     Map<String, Long> all = new LinkedHashMap<>(metrics);
@@ -213,7 +207,7 @@ public final class KeyedCommit {
     all.put("executionTimeMs", System.currentTimeMillis() - started);
     KeyedOperation op = new KeyedOperation(operation, parameters, all, session.conf().getOption(USER_METADATA));
     beforeCommit.run();
-    Option<Object> version = evenIfEmpty ? Option.apply(txn.commit(Scala.seq(actions), op))
+    Option<Object> version = recordEmpty ? Option.apply(txn.commit(Scala.seq(actions), op))
         : txn.commitIfNeeded(Scala.seq(actions), op, Scala.map(Map.of()));
     return new Committed(version.isDefined() ? Optional.of((Long) version.get()) : Optional.empty(), removed, added,
         attempt);

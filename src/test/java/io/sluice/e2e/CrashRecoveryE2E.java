@@ -26,7 +26,8 @@ import org.junit.jupiter.api.io.TempDir;
  * Exactly-once across a crash (SEMANTICS §7.1): a run that reads one file per micro-batch
  * is killed with SIGKILL while a batch is in flight, after the first batches committed;
  * the next run is killed too, once the bronze table is done and the downstream flows run;
- * the third run must leave every table exactly as an uninterrupted run would.
+ * the third run must leave every table exactly as an uninterrupted run would. A fourth run is
+ * killed as the materialized view's incremental refresh starts; the fifth finishes it, once.
  */
 @Order(4) // among the longest end-to-end tests: taken first by the thread that works from the front (see the pom)
 class CrashRecoveryE2E {
@@ -71,6 +72,18 @@ class CrashRecoveryE2E {
     assertEquals(files.raw(), rows(t.get("events_raw"), "id", "kind", "n", "file"), "events_raw: every row exactly once");
     assertEquals(files.ok(), rows(t.get("events_ok"), "id", "kind", "n"), "events_ok: every valid row exactly once");
     assertEquals(files.totals(), rows(t.get("totals"), "kind", "events", "total"));
+
+    // 4th run: one more file; killed once the view's incremental refresh is planned, before its commit (§7.2.1).
+    files.land(FILES + 1, FILES + 1);
+    Path totalsLog = deltaLog(dir, "totals");
+    int totalsVersions = count(totalsLog, "\\d{20}\\.json");
+    Sluice.Running fourth = Sluice.start(dir, "run");
+    killWhen(fourth, "the refresh of totals planned", () -> read(fourth.stdout).matches("(?s).*totals +refresh: GROUP_AGGREGATE.*"));
+    assertEquals(totalsVersions, count(totalsLog, "\\d{20}\\.json"), "killed before the refresh's commit");
+
+    // 5th run: refreshes from the versions the view last committed, counting the new rows once.
+    Sluice.PROCESS.ok(dir, "run");
+    assertEquals(files.totals(), rows(Sluice.PROCESS.tables(dir, "totals").get("totals"), "kind", "events", "total"));
   }
 
   /**
@@ -158,13 +171,34 @@ class CrashRecoveryE2E {
     return count(checkpoint.resolve("commits"));
   }
 
+  /** The Delta log folder of the pipeline's table {@code table}. */
+  private static Path deltaLog(Path pipeline, String table) throws IOException {
+    try (Stream<Path> paths = Files.walk(pipeline.resolve(".sluice/warehouse"))) {
+      return paths.filter(p -> p.getFileName().toString().equals("_delta_log") && p.getParent().getFileName().toString().equals(table))
+          .findFirst().orElseThrow(() -> new AssertionError("no table " + table));
+    }
+  }
+
+  private static String read(Path file) {
+    try {
+      return Files.readString(file);
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
   /** Files named by a batch number in a checkpoint folder (Spark also leaves .crc and temp files). */
   static int count(Path folder) {
+    return count(folder, "\\d+");
+  }
+
+  /** Files of {@code folder} whose names match {@code name}. */
+  private static int count(Path folder, String name) {
     if (!Files.isDirectory(folder)) {
       return 0;
     }
     try (Stream<Path> files = Files.list(folder)) {
-      return (int) files.filter(f -> f.getFileName().toString().matches("\\d+")).count();
+      return (int) files.filter(f -> f.getFileName().toString().matches(name)).count();
     } catch (IOException e) {
       if (e instanceof java.nio.file.NoSuchFileException) {
         return 0;

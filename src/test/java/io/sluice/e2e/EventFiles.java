@@ -23,7 +23,7 @@ final class EventFiles {
       )
       AS SELECT id, kind, n FROM STREAM(events_raw);
 
-      CREATE OR REFRESH MATERIALIZED VIEW totals
+      CREATE OR REFRESH MATERIALIZED VIEW totals REFRESH POLICY INCREMENTAL
       AS SELECT kind, count(*) AS events, sum(n) AS total FROM events_ok GROUP BY kind;
       """;
 

@@ -106,7 +106,7 @@ public final class MaterializedViewExecutor implements FlowExecutor {
         definition(spark, target, flow, targetSchema, analyzed, inputs), target.refreshPolicy(), dropsRows, notKeyed,
         DeltaInput.bytes(view._2()));
     return RefreshPlanner.plan(planned, inputs, RefreshState.read(view._1(), view._2().version()),
-        changes -> ChangePlan.of(spark, SubqueryJoins.of(analyzed), changes));
+        changes -> ChangePlan.of(spark, shape.joined(), changes));
   }
 
   /**

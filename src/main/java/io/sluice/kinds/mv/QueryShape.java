@@ -40,6 +40,7 @@ import scala.runtime.BoxedUnit;
  * analyzed plan; the same for a plan over the real tables and one over stand-ins.
  */
 final class QueryShape {
+  private final LogicalPlan joined;
   private final Optional<IncrementalizationIssue> variable;
   private final Optional<IncrementalizationIssue> appendOnly;
   private final Optional<IncrementalizationIssue> groupAggregate;
@@ -50,10 +51,11 @@ final class QueryShape {
   private final GroupKeys keys;
   private final boolean groupedAtTop;
 
-  private QueryShape(Optional<IncrementalizationIssue> variable, Optional<IncrementalizationIssue> appendOnly,
+  private QueryShape(LogicalPlan joined, Optional<IncrementalizationIssue> variable, Optional<IncrementalizationIssue> appendOnly,
       Optional<IncrementalizationIssue> groupAggregate, GroupColumns groups, Optional<IncrementalizationIssue> genericAggregate,
       GroupKeys keys, boolean groupedAtTop, Optional<IncrementalizationIssue> rowBased,
       Optional<IncrementalizationIssue> windowFunction) {
+    this.joined = joined;
     this.rowBased = rowBased;
     this.windowFunction = windowFunction;
     this.genericAggregate = genericAggregate;
@@ -117,7 +119,7 @@ final class QueryShape {
     Optional<IncrementalizationIssue> matched = rows.or(() -> unmatchable(analyzed.schema()));
     Optional<IncrementalizationIssue> windows = derivable.or(() -> windowed ? unmatchable(analyzed.schema())
         : Optional.of(unsupported("it has no window function")));
-    return new QueryShape(variable, rows, grouped, groups, regrouped, keys, top instanceof Aggregate, matched, windows);
+    return new QueryShape(analyzed, variable, rows, grouped, groups, regrouped, keys, top instanceof Aggregate, matched, windows);
   }
 
   /** A column whose values do not compare exactly (floating point, maps), if any: rows cannot be matched by it. */
@@ -143,6 +145,11 @@ final class QueryShape {
 
   private static LogicalPlan withoutOrder(LogicalPlan plan) {
     return plan instanceof Sort sort && sort.global() ? withoutOrder(sort.child()) : plan;
+  }
+
+  /** The query with its IN and EXISTS subqueries as the semi and anti joins they are: the plan a change is derived through. */
+  LogicalPlan joined() {
+    return joined;
   }
 
   /** Why the query's result may differ between two reads of the same inputs, if it may: no technique but a full recompute then. */

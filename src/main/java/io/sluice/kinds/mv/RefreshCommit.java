@@ -52,7 +52,6 @@ final class RefreshCommit {
         .removing(keys, keyColumns, lit(true))
         .appending(checked)
         .parameter("technique", plan.technique().name())
-        .evenIfEmpty()
         .commit());
   }
 

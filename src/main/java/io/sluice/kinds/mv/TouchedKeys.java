@@ -13,6 +13,8 @@ import java.util.List;
 import org.apache.spark.sql.Column;
 import org.apache.spark.sql.Row;
 import org.apache.spark.sql.SparkSession;
+import org.apache.spark.sql.catalyst.CatalystTypeConverters;
+import org.apache.spark.sql.catalyst.InternalRow;
 import org.apache.spark.sql.catalyst.expressions.Alias;
 import org.apache.spark.sql.catalyst.expressions.And;
 import org.apache.spark.sql.catalyst.expressions.Attribute;
@@ -30,10 +32,14 @@ import org.apache.spark.sql.catalyst.plans.logical.Distinct;
 import org.apache.spark.sql.catalyst.plans.logical.Filter;
 import org.apache.spark.sql.catalyst.plans.logical.Join;
 import org.apache.spark.sql.catalyst.plans.logical.JoinHint$;
+import org.apache.spark.sql.catalyst.plans.logical.LocalRelation;
 import org.apache.spark.sql.catalyst.plans.logical.LogicalPlan;
 import org.apache.spark.sql.catalyst.plans.logical.Project;
+import org.apache.spark.sql.catalyst.util.TypeUtils;
 import org.apache.spark.sql.types.AtomicType;
+import org.apache.spark.sql.types.DataType;
 import scala.Option;
+import scala.math.Ordering;
 import scala.jdk.javaapi.CollectionConverters;
 
 /**
@@ -44,6 +50,8 @@ import scala.jdk.javaapi.CollectionConverters;
  */
 final class TouchedKeys {
   private static final String KEY = "__sluice_key_";
+  /** The most touched keys listed in a slice's plan, which then reads no change again. */
+  static final int LISTED = 20_000;
   private final LogicalPlan distinct;
   private final List<Range> ranges;
 
@@ -71,7 +79,9 @@ final class TouchedKeys {
 
   /**
    * The values of {@code keys} over {@code rows}, with their range per key: one Spark job over the
-   * changed rows alone.
+   * changed rows alone when they touch at most {@value #LISTED} keys, whose values are then listed
+   * in the plans that slice by them; two when they touch more, and each slice reads the change
+   * again.
    */
   static TouchedKeys of(SparkSession spark, LogicalPlan rows, List<Expression> keys) {
     List<NamedExpression> named = new ArrayList<>();
@@ -79,6 +89,11 @@ final class TouchedKeys {
       named.add(alias(keys.get(i), KEY + i));
     }
     LogicalPlan distinct = new Distinct(new Project(Scala.seq(named), rows));
+    List<Row> few = SparkPlans.ofRows(spark, distinct).limit(LISTED + 1).collectAsList();
+    if (few.size() <= LISTED) {
+      LocalRelation listed = LocalRelation.fromExternalRows(distinct.output(), Scala.seq(few));
+      return new TouchedKeys(listed, ranges(listed));
+    }
     List<Column> aggregates = new ArrayList<>();
     aggregates.add(count(lit(1)));
     for (int i = 0; i < keys.size(); i++) {
@@ -93,6 +108,36 @@ final class TouchedKeys {
       ranges.add(new Range(range.get(1 + 3 * i), range.get(2 + 3 * i), range.getLong(0) > range.getLong(3 + 3 * i)));
     }
     return new TouchedKeys(distinct, ranges);
+  }
+
+  /** Each key's range over listed values, by Spark's own ordering of their type. */
+  private static List<Range> ranges(LocalRelation listed) {
+    List<Range> ranges = new ArrayList<>();
+    List<InternalRow> values = CollectionConverters.asJava(listed.data());
+    List<Attribute> columns = CollectionConverters.asJava(listed.output());
+    for (int i = 0; i < columns.size(); i++) {
+      DataType type = columns.get(i).dataType();
+      if (!(type instanceof AtomicType)) {
+        ranges.add(new Range(null, null, true)); // no bound is drawn on such a key
+        continue;
+      }
+      Ordering<Object> order = TypeUtils.getInterpretedOrdering(type);
+      Object low = null;
+      Object high = null;
+      boolean nulls = false;
+      for (InternalRow row : values) {
+        if (row.isNullAt(i)) {
+          nulls = true;
+          continue;
+        }
+        Object value = row.get(i, type);
+        low = low == null || order.compare(value, low) < 0 ? value : low;
+        high = high == null || order.compare(value, high) > 0 ? value : high;
+      }
+      ranges.add(new Range(CatalystTypeConverters.convertToScala(low, type), CatalystTypeConverters.convertToScala(high, type),
+          nulls));
+    }
+    return ranges;
   }
 
   /** The rows of {@code plan} whose {@code keys} are in the touched keys' range: the filter Delta skips files by. */
