@@ -327,13 +327,7 @@ final class ChangePlan {
    */
   private LogicalPlan slice(TouchedKeys touched, LogicalPlan plan, List<Expression> keys) {
     LogicalPlan bounded = touched.bounded(plan, keys);
-    // Spark's optimizer plans the Delta scans, skipping files by the bounds: the sizes of the files left.
-    SparkPlans.ofRows(spark, bounded).queryExecution().optimizedPlan().foreach(node -> {
-      if (node instanceof LogicalRelation relation && relation.relation() instanceof HadoopFsRelation files) {
-        bytesBeside += files.location().sizeInBytes();
-      }
-      return scala.runtime.BoxedUnit.UNIT;
-    });
+    bytesBeside += DeltaInput.bytesScanned(spark, bounded);
     return touched.slice(bounded, keys);
   }
 

@@ -1,8 +1,10 @@
 package io.sluice.kinds.mv;
 
+import io.sluice.common.SparkPlans;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import org.apache.spark.sql.SparkSession;
 import org.apache.spark.sql.catalyst.plans.logical.LogicalPlan;
 import org.apache.spark.sql.delta.DeltaLog;
 import org.apache.spark.sql.delta.Snapshot;
@@ -34,6 +36,21 @@ record DeltaInput(String key, String name, DeltaLog log, SnapshotDescriptor snap
   static long bytes(Snapshot snapshot) {
     Option<VersionChecksum> checksum = snapshot.checksumOpt();
     return checksum.isDefined() ? checksum.get().tableSizeBytes() : snapshot.sizeInBytes();
+  }
+
+  /**
+   * The bytes of the files the scans of {@code plan} read once Spark's optimizer planned them:
+   * Delta prunes partitions and skips files by the plan's literal conditions.
+   */
+  static long bytesScanned(SparkSession spark, LogicalPlan plan) {
+    long[] bytes = {0};
+    SparkPlans.ofRows(spark, plan).queryExecution().optimizedPlan().foreach(node -> {
+      if (node instanceof LogicalRelation relation && relation.relation() instanceof HadoopFsRelation files) {
+        bytes[0] += files.location().sizeInBytes();
+      }
+      return BoxedUnit.UNIT;
+    });
+    return bytes[0];
   }
 
   /** Every Delta table {@code plan} reads, its subqueries included, once each, by location. */

@@ -1,5 +1,6 @@
 package io.sluice.kinds.mv;
 
+import io.sluice.common.Identifiers;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -49,6 +50,28 @@ record GroupKeys(List<String> viewColumns, List<String> inputColumns) {
       }
       view.add(column.get().name());
       input.add(source.get());
+    }
+    return new Traced(new GroupKeys(view, input), null);
+  }
+
+  /**
+   * The keys that are the view's {@code columns} (its partition columns, say), in their order, or
+   * why some is not a key.
+   */
+  Traced restrictedTo(List<String> columns) {
+    List<String> view = new ArrayList<>();
+    List<String> input = new ArrayList<>();
+    for (String column : columns) {
+      int at = -1;
+      for (int i = 0; i < viewColumns.size() && at < 0; i++) {
+        at = Identifiers.sameColumn(viewColumns.get(i), column) ? i : -1;
+      }
+      if (at < 0) {
+        return Traced.not("the view is partitioned by " + Identifiers.quote(column) + ", which is not a GROUP BY column"
+            + " of its input's: a partition of the view is not made of partitions of the input");
+      }
+      view.add(viewColumns.get(at));
+      input.add(inputColumns.get(at));
     }
     return new Traced(new GroupKeys(view, input), null);
   }

@@ -38,13 +38,19 @@ import scala.jdk.javaapi.CollectionConverters;
  * @param notAnAppend why what it did is more than appending rows, if it is
  * @param unreadable why what it did cannot be read (its log cleaned up, its feed off, its columns
  *     changed), if it cannot: only a full recompute follows it then
+ * @param partitions the partition values (as its log writes them) of the files the commits in
+ *     between added or removed with their rows; an unpartitioned input's one partition has none
+ * @param unlisted why those partitions cannot be told, if they cannot (its log cleaned up, its
+ *     columns changed, a removed file without its partition values)
  */
 record InputChange(DeltaInput input, long fromVersion, Kind kind, List<AddFile> appended, long changedBytes,
-    Optional<IncrementalizationIssue> notAnAppend, Optional<IncrementalizationIssue> unreadable) {
+    Optional<IncrementalizationIssue> notAnAppend, Optional<IncrementalizationIssue> unreadable,
+    Set<Map<String, String>> partitions, Optional<IncrementalizationIssue> unlisted) {
   enum Kind { UNCHANGED, APPENDED, CHANGED }
 
   InputChange {
     appended = List.copyOf(appended);
+    partitions = Set.copyOf(partitions);
   }
 
   /** The rows it appended, as the files' statistics count them (files without statistics count none). */
@@ -62,13 +68,16 @@ record InputChange(DeltaInput input, long fromVersion, Kind kind, List<AddFile> 
   static InputChange since(DeltaInput input, long from) {
     long to = input.version();
     if (from == to) {
-      return new InputChange(input, from, Kind.UNCHANGED, List.of(), 0, Optional.empty(), Optional.empty());
+      return new InputChange(input, from, Kind.UNCHANGED, List.of(), 0, Optional.empty(), Optional.empty(), Set.of(),
+          Optional.empty());
     }
     if (from > to) {
       return unreadable(input, from, IncrementalizationIssue.INPUT_REWRITTEN, input.name() + " went back from version "
           + from + " to " + to + " (restored, or dropped and created again)");
     }
     List<AddFile> appended = new ArrayList<>();
+    Set<Map<String, String>> partitions = new HashSet<>();
+    String unpartitioned = null;
     Set<String> compacted = new HashSet<>();
     long changedBytes = 0;
     String notAnAppend = null;
@@ -99,8 +108,15 @@ record InputChange(DeltaInput input, long fromVersion, Kind kind, List<AddFile> 
           }
           if (action instanceof AddFile add && add.dataChange()) {
             appended.add(add);
+            partitions.add(CollectionConverters.asJava(add.partitionValues()));
           } else if (action instanceof RemoveFile remove && !remove.dataChange()) {
             compacted.add(remove.path());
+          } else if (action instanceof RemoveFile remove) {
+            if (remove.partitionValues() == null) {
+              unpartitioned = "a file " + input.name() + " removed at version " + version + " has no partition values in its log";
+            } else {
+              partitions.add(CollectionConverters.asJava(remove.partitionValues()));
+            }
           }
         }
       }
@@ -117,14 +133,15 @@ record InputChange(DeltaInput input, long fromVersion, Kind kind, List<AddFile> 
           input.snapshot().metadata().configuration().getOrElse(ChangeFeed.ENABLE_PROPERTY, () -> "false"));
       return new InputChange(input, from, Kind.CHANGED, List.of(), changedBytes, Optional.of(changed), feed ? Optional.empty()
           : Optional.of(new IncrementalizationIssue(IncrementalizationIssue.INPUT_REWRITTEN, notAnAppend
-              + ", and its change data feed (" + ChangeFeed.ENABLE_PROPERTY + ") was not on all along")));
+              + ", and its change data feed (" + ChangeFeed.ENABLE_PROPERTY + ") was not on all along")), partitions,
+          Optional.ofNullable(unpartitioned).map(why -> new IncrementalizationIssue(IncrementalizationIssue.INPUT_REWRITTEN, why)));
     }
     Optional<String> vacuumed = vacuumed(input, appended, compacted);
     if (vacuumed.isPresent()) {
       return gone(input, from, "the file " + vacuumed.get() + " it appended was compacted and then removed (VACUUM)");
     }
     return new InputChange(input, from, appended.isEmpty() ? Kind.UNCHANGED : Kind.APPENDED, appended, changedBytes,
-        Optional.empty(), Optional.empty());
+        Optional.empty(), Optional.empty(), partitions, Optional.empty());
   }
 
   /**
@@ -206,7 +223,7 @@ record InputChange(DeltaInput input, long fromVersion, Kind kind, List<AddFile> 
 
   private static InputChange unreadable(DeltaInput input, long from, String type, String reason) {
     Optional<IncrementalizationIssue> issue = Optional.of(new IncrementalizationIssue(type, reason));
-    return new InputChange(input, from, Kind.CHANGED, List.of(), 0, issue, issue);
+    return new InputChange(input, from, Kind.CHANGED, List.of(), 0, issue, issue, Set.of(), issue);
   }
 
   private static InputChange gone(DeltaInput input, long from, String reason) {

@@ -79,6 +79,7 @@ public final class MaterializedViewExecutor implements FlowExecutor {
             List.of(analyzed.schema().fieldNames()), target, commit);
         case GROUP_AGGREGATE -> MergedGroups.refresh(spark, analyzed, shape.groups(), plan.changes(), target, commit);
         case GENERIC_AGGREGATE -> TouchedGroups.refresh(spark, analyzed, shape.keys(), plan.changes(), commit);
+        case PARTITION_OVERWRITE -> plan.partitions().orElseThrow().refresh(spark, commit);
         default -> commit.overwrite(query);
       }
     } catch (Exception e) { // Spark's job failures are checked exceptions, thrown undeclared
@@ -102,11 +103,29 @@ public final class MaterializedViewExecutor implements FlowExecutor {
     Optional<IncrementalizationIssue> notKeyed = WriterSupport.whyNot(view._2()).map(why -> new IncrementalizationIssue(
         IncrementalizationIssue.VIEW_NOT_KEYED_WRITABLE, "the view's table cannot have rows replaced in place: " + why));
     List<DeltaInput> inputs = DeltaInput.of(analyzed);
+    GroupKeys.Traced partitioned = partitionKeys(target, shape);
+    Optional<IncrementalizationIssue> unpartitioned = Optional.ofNullable(partitioned.whyNot())
+        .map(why -> new IncrementalizationIssue(IncrementalizationIssue.OPERATOR_NOT_SUPPORTED, why));
     RefreshPlanner.View planned = new RefreshPlanner.View(shape,
         definition(spark, target, flow, targetSchema, analyzed, inputs), target.refreshPolicy(), dropsRows, notKeyed,
-        DeltaInput.bytes(view._2()));
+        unpartitioned, DeltaInput.bytes(view._2()));
     return RefreshPlanner.plan(planned, inputs, RefreshState.read(view._1(), view._2().version()),
-        changes -> ChangePlan.of(spark, shape.joined(), changes));
+        changes -> ChangePlan.of(spark, shape.joined(), changes),
+        // A query whose group keys trace to its input's columns reads that one input.
+        changes -> changes.size() == 1 ? ChangedPartitions.of(spark, analyzed, partitioned.keys(), changes.get(0))
+            : ChangedPartitions.Listed.not(IncrementalizationIssue.OPERATOR_NOT_SUPPORTED, "it reads more than one input"));
+  }
+
+  /** The view's partition columns as the GROUP BY keys they must be, traced to the input's columns; or why not. */
+  static GroupKeys.Traced partitionKeys(DatasetDefinition target, QueryShape shape) {
+    if (target.partitionColumns().isEmpty()) {
+      return GroupKeys.Traced.not("the view is not partitioned (PARTITIONED BY)");
+    }
+    if (shape.keys() == null) {
+      return GroupKeys.Traced.not(shape.genericAggregate().map(IncrementalizationIssue::reason)
+          .orElse("its query is not one GROUP BY over one input"));
+    }
+    return shape.keys().restrictedTo(target.partitionColumns());
   }
 
   /**

@@ -33,6 +33,11 @@ public final class RefreshOptions {
     add(techniques, shape.rowBased(), "ROW_BASED after deletes and updates");
     add(techniques, shape.windowFunction(), "WINDOW_FUNCTION after any change");
     add(techniques, shape.groupAggregate(), "GROUP_AGGREGATE after appends");
+    GroupKeys.Traced partitioned = MaterializedViewExecutor.partitionKeys(view, shape);
+    if (partitioned.keys() != null) {
+      techniques.add("PARTITION_OVERWRITE after any change if its input is partitioned by "
+          + String.join(", ", partitioned.keys().inputColumns()));
+    }
     if (view.refreshPolicy().requiresIncremental()) {
       add(techniques, shape.genericAggregate(), "GENERIC_AGGREGATE");
     }

@@ -9,11 +9,11 @@ import java.util.Optional;
 
 /**
  * How one refresh of a view goes: the technique chosen, every technique weighed, what each input
- * did since the last refresh, the query's change when it was derived, and the state the refresh
- * commits.
+ * did since the last refresh, the query's change when it was derived, the view's partitions the
+ * change touches when they were listed, and the state the refresh commits.
  */
 record RefreshPlan(Technique technique, List<TechniqueInfo> techniques, List<InputChange> changes,
-    Optional<ChangePlan> change, RefreshState next) {
+    Optional<ChangePlan> change, Optional<ChangedPartitions> partitions, RefreshState next) {
   RefreshPlan {
     techniques = List.copyOf(techniques);
     changes = List.copyOf(changes);
@@ -80,6 +80,11 @@ record RefreshPlan(Technique technique, List<TechniqueInfo> techniques, List<Inp
         long rows = changes.stream().mapToLong(InputChange::appendedRows).sum();
         yield String.format(Locale.ROOT, "refresh: %s, %,d %s appended to %s", technique, rows, rows == 1 ? "row" : "rows",
             changedNames());
+      }
+      case PARTITION_OVERWRITE -> {
+        int count = changes.stream().mapToInt(c -> c.partitions().size()).sum();
+        yield String.format(Locale.ROOT, "refresh: %s, %,d %s of %s changed", technique, count,
+            count == 1 ? "partition" : "partitions", changedNames());
       }
       default -> String.format(Locale.ROOT, "refresh: %s, %,d bytes of changes to %s", technique,
           changes.stream().mapToLong(InputChange::changedBytes).sum(), changedNames());

@@ -27,18 +27,21 @@ final class RefreshPlanner {
    *
    * @param dropsRows why its groups cannot be merged from its rows: an expectation drops rows
    * @param notKeyed why its rows cannot be replaced in place, if they cannot
+   * @param unpartitioned why its partitions are not made of its input's, if they are not
    */
   record View(QueryShape shape, String definition, RefreshPolicy policy, Optional<IncrementalizationIssue> dropsRows,
-      Optional<IncrementalizationIssue> notKeyed, long bytes) {}
+      Optional<IncrementalizationIssue> notKeyed, Optional<IncrementalizationIssue> unpartitioned, long bytes) {}
 
   private RefreshPlanner() {}
 
   /**
    * @param derive the query's change ({@link ChangePlan}) after the inputs' changes: asked only when
    *     some input changed in a way that can be read, and the query's change can be derived
+   * @param partition the view's partitions the inputs' changes touch: asked only when some input
+   *     changed and the view is partitioned as its input
    */
   static RefreshPlan plan(View view, List<DeltaInput> inputs, RefreshState.Previous previous,
-      Function<List<InputChange>, ChangePlan> derive) {
+      Function<List<InputChange>, ChangePlan> derive, Function<List<InputChange>, ChangedPartitions.Listed> partition) {
     List<IncrementalizationIssue> blocking = new ArrayList<>();
     view.shape().variable().ifPresent(blocking::add);
     previous.whyNone().ifPresent(blocking::add);
@@ -104,6 +107,17 @@ final class RefreshPlanner {
     weighed.add(costs.incremental(Technique.WINDOW_FUNCTION, readable,
         Stream.of(shape.windowFunction(), underived, view.notKeyed()),
         changedBytes + beside + view.bytes() / 2));
+    Optional<ChangedPartitions> partitions = Optional.empty();
+    Optional<IncrementalizationIssue> unpartitioned = view.unpartitioned();
+    if (changed && blocking.isEmpty() && unpartitioned.isEmpty()) {
+      ChangedPartitions.Listed listed = partition.apply(changes);
+      partitions = listed.partitions();
+      unpartitioned = listed.whyNot();
+    }
+    // Recomputing the changed partitions reads them whole, and replaces the view's share of the same.
+    long partitionBytes = partitions.map(ChangedPartitions::bytesRead).orElse(0L);
+    weighed.add(costs.incremental(Technique.PARTITION_OVERWRITE, blocking, Stream.of(unpartitioned, view.notKeyed()),
+        partitionBytes + view.bytes() * partitionBytes / Math.max(1, inputBytes)));
     weighed.add(info(Technique.COMPLETE_RECOMPUTE, List.of(), inputBytes + view.bytes()));
 
     // INCREMENTAL takes any technique but a full recompute when one applies, whatever the costs say.
@@ -118,7 +132,7 @@ final class RefreshPlanner {
     Map<String, Long> versions = new LinkedHashMap<>();
     inputs.forEach(input -> versions.put(input.key(), input.version()));
     long number = last.map(s -> s.refresh() + 1).orElse(0L);
-    return new RefreshPlan(chosen.technique(), techniques, changes, change, new RefreshState(number, view.definition(), versions));
+    return new RefreshPlan(chosen.technique(), techniques, changes, change, partitions, new RefreshState(number, view.definition(), versions));
   }
 
   /** The issues that stop every incremental technique, then those of the inputs' changes that stop this one. */

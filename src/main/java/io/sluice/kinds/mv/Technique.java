@@ -29,6 +29,13 @@ enum Technique {
    * {@link #ROW_BASED} replaces rows.
    */
   WINDOW_FUNCTION,
+  /**
+   * A top-level GROUP BY over one input, the view partitioned by group keys that are the input's
+   * partition columns, after any change (no change data feed needed): the partitions the change
+   * touches, as its log lists them, are recomputed from the input's partitions alone ({@link
+   * ChangedPartitions}) and replace the view's.
+   */
+  PARTITION_OVERWRITE,
   /** The query run afresh over the whole inputs, replacing every row. */
   COMPLETE_RECOMPUTE;
 

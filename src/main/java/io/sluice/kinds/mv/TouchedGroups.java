@@ -7,6 +7,7 @@ import io.sluice.common.SparkPlans;
 import io.sluice.delta.Scala;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.UnaryOperator;
 import org.apache.spark.sql.Column;
 import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
@@ -80,7 +81,22 @@ final class TouchedGroups implements AutoCloseable {
   private Dataset<Row> recomputed(SparkSession spark, LogicalPlan analyzed, String input) {
     LogicalPlan touchedPlan = touched.queryExecution().analyzed();
     List<Attribute> touchedKeys = CollectionConverters.asJava(touchedPlan.output());
-    return SparkPlans.ofRows(spark, analyzed.transformUp(new AbstractPartialFunction<LogicalPlan, LogicalPlan>() {
+    return SparkPlans.ofRows(spark, withInput(analyzed, input, scan -> {
+      Expression match = null;
+      for (int i = 0; i < keys.inputColumns().size(); i++) {
+        String column = keys.inputColumns().get(i);
+        Attribute scanned = CollectionConverters.asJava(scan.output()).stream().filter(a -> a.name().equals(column))
+            .findFirst().orElseThrow();
+        Expression same = new EqualNullSafe(scanned, touchedKeys.get(i));
+        match = match == null ? same : new And(match, same);
+      }
+      return new Join(scan, touchedPlan, LeftSemi$.MODULE$, Option.apply(match), JoinHint$.MODULE$.NONE());
+    }));
+  }
+
+  /** {@code analyzed} with its scan of the Delta table at {@code input} (its location) replaced by {@code slice} of it. */
+  static LogicalPlan withInput(LogicalPlan analyzed, String input, UnaryOperator<LogicalPlan> slice) {
+    return analyzed.transformUp(new AbstractPartialFunction<LogicalPlan, LogicalPlan>() {
       @Override
       public boolean isDefinedAt(LogicalPlan node) {
         return node instanceof LogicalRelation relation && QueryShape.isDelta(node)
@@ -89,17 +105,9 @@ final class TouchedGroups implements AutoCloseable {
 
       @Override
       public LogicalPlan apply(LogicalPlan scan) {
-        Expression match = null;
-        for (int i = 0; i < keys.inputColumns().size(); i++) {
-          String column = keys.inputColumns().get(i);
-          Attribute scanned = CollectionConverters.asJava(scan.output()).stream().filter(a -> a.name().equals(column))
-              .findFirst().orElseThrow();
-          Expression same = new EqualNullSafe(scanned, touchedKeys.get(i));
-          match = match == null ? same : new And(match, same);
-        }
-        return new Join(scan, touchedPlan, LeftSemi$.MODULE$, Option.apply(match), JoinHint$.MODULE$.NONE());
+        return slice.apply(scan);
       }
-    }));
+    });
   }
 
   @Override

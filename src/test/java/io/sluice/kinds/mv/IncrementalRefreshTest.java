@@ -146,6 +146,40 @@ class IncrementalRefreshTest {
   }
 
   @Test
+  void aViewPartitionedAsItsInputRecomputesTheChangedPartitionsWhateverTheChange() {
+    String daily = "SELECT day, count(DISTINCT city) AS cities, avg(amount) AS amount FROM sales GROUP BY day";
+    TestPipeline p = new TestPipeline(dir)
+        .write("landing/0.json", """
+            {"id": 1, "day": "2026-12-01", "city": "Lyon", "amount": 10.50}
+            {"id": 2, "day": "2026-12-01", "city": "Paris", "amount": null}
+            {"id": 3, "day": "2026-12-02", "city": null, "amount": 7.25}
+            {"id": 4, "day": null, "city": "Nice", "amount": 1.00}
+            """)
+        .sql("""
+            CREATE STREAMING TABLE sales PARTITIONED BY (day) TBLPROPERTIES ('delta.enableChangeDataFeed' = 'false')
+              AS SELECT * FROM STREAM read_files('landing', format => 'json',
+              schema => 'id INT, day DATE, city STRING, amount DECIMAL(10,2)', rescuedDataColumn => '');
+            CREATE MATERIALIZED VIEW daily PARTITIONED BY (day) REFRESH POLICY INCREMENTAL STRICT AS\s""" + daily + ";");
+    assertTrue(p.run().succeeded());
+    assertFresh(p, "daily", daily);
+    String out = IN_PROCESS.ok(p.root(), "dry-run").stdout();
+    assertTrue(out.contains("PARTITION_OVERWRITE after any change if its input is partitioned by day"), out);
+
+    // An append to one day: that day alone is recomputed.
+    p.write("landing/1.json", "{\"id\": 5, \"day\": \"2026-12-02\", \"city\": \"Lyon\", \"amount\": 2.00}\n");
+    assertTrue(p.run().succeeded());
+    assertFresh(p, "daily", daily);
+    assertTrue(message(p, "daily").contains("refresh: PARTITION_OVERWRITE, 1 partition of "), message(p, "daily"));
+
+    // Deletes, with no change data feed to read them from: the days whose files changed, NULL's included; an emptied day goes.
+    p.spark().sql("DELETE FROM " + p.database() + ".sales WHERE day IS NULL OR id = 1");
+    assertTrue(p.run().succeeded());
+    assertEquals("PARTITION_OVERWRITE", technique(p, "daily"), message(p, "daily"));
+    assertFresh(p, "daily", daily);
+    assertEquals(List.of("[2026-12-01]", "[2026-12-02]"), p.rows("SELECT day FROM daily"));
+  }
+
+  @Test
   void dryRunSaysHowEachViewCanRefresh() {
     TestPipeline p = pipeline("""
         CREATE MATERIALIZED VIEW by_city AS SELECT city, count(*) AS n FROM raw GROUP BY city;

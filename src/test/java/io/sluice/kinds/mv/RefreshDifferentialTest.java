@@ -33,6 +33,8 @@ class RefreshDifferentialTest {
         + " sum(amount) AS total, min(name) AS first, max(amount) AS top FROM orders GROUP BY city");
     views.put("averages", "REFRESH POLICY INCREMENTAL AS SELECT city AS town, avg(amount) AS amount,"
         + " count(DISTINCT name) AS names FROM orders WHERE qty > 0 GROUP BY city");
+    views.put("towns", "PARTITIONED BY (town) REFRESH POLICY INCREMENTAL AS SELECT city AS town, avg(amount) AS amount,"
+        + " count(DISTINCT name) AS names, max(qty) AS most FROM orders WHERE id % 5 <> 2 GROUP BY city");
     views.put("whole", "REFRESH POLICY INCREMENTAL AS SELECT count(*) AS n, sum(qty) AS qty, max(name) AS last FROM orders");
     views.put("returned", "REFRESH POLICY INCREMENTAL AS SELECT id, city FROM returns WHERE qty > 0 UNION ALL"
         + " SELECT id, city FROM returns WHERE qty IS NULL");
@@ -55,7 +57,7 @@ class RefreshDifferentialTest {
     StringBuilder sql = new StringBuilder("""
         CREATE STREAMING TABLE events AS SELECT * FROM STREAM read_files('landing/events', format => 'json',
           schema => 'id INT, city STRING, name STRING, qty INT, amount DECIMAL(8,2), op STRING, seq INT');
-        CREATE STREAMING TABLE orders;
+        CREATE STREAMING TABLE orders PARTITIONED BY (city);
         CREATE FLOW orders_cdc AS AUTO CDC INTO orders FROM STREAM(events) KEYS (id)
           APPLY AS DELETE WHEN op = 'D' SEQUENCE BY seq COLUMNS * EXCEPT (op, seq, _rescued_data);
         CREATE STREAMING TABLE returns AS SELECT * FROM STREAM read_files('landing/returns', format => 'json',
@@ -84,6 +86,7 @@ class RefreshDifferentialTest {
     }
     assertEquals(List.of("[COMPLETE_RECOMPUTE]", "[GENERIC_AGGREGATE]", "[GROUP_AGGREGATE]"), techniques(p, "groups"));
     assertEquals(List.of("[COMPLETE_RECOMPUTE]", "[GENERIC_AGGREGATE]"), techniques(p, "averages"));
+    assertEquals(List.of("[COMPLETE_RECOMPUTE]", "[PARTITION_OVERWRITE]"), techniques(p, "towns"));
     assertTrue(techniques(p, "returned").contains("[APPEND_ONLY]"), String.valueOf(techniques(p, "returned")));
     assertTrue(techniques(p, "rows").contains("[ROW_BASED]"), String.valueOf(techniques(p, "rows")));
     for (String joined : List.of("joined", "paired", "matched", "kept", "returnedOrders", "unreturned")) {
