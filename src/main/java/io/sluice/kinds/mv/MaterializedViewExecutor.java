@@ -108,7 +108,7 @@ public final class MaterializedViewExecutor implements FlowExecutor {
         .map(why -> new IncrementalizationIssue(IncrementalizationIssue.OPERATOR_NOT_SUPPORTED, why));
     RefreshPlanner.View planned = new RefreshPlanner.View(shape,
         definition(spark, target, flow, targetSchema, analyzed, inputs), target.refreshPolicy(), dropsRows, notKeyed,
-        unpartitioned, DeltaInput.bytes(view._2()));
+        !target.partitionColumns().isEmpty(), unpartitioned, DeltaInput.bytes(view._2()));
     return RefreshPlanner.plan(planned, inputs, RefreshState.read(view._1(), view._2().version()),
         changes -> ChangePlan.of(spark, shape.joined(), changes),
         // A query whose group keys trace to its input's columns reads that one input.
@@ -119,7 +119,7 @@ public final class MaterializedViewExecutor implements FlowExecutor {
   /** The view's partition columns as the GROUP BY keys they must be, traced to the input's columns; or why not. */
   static GroupKeys.Traced partitionKeys(DatasetDefinition target, QueryShape shape) {
     if (target.partitionColumns().isEmpty()) {
-      return GroupKeys.Traced.not("the view is not partitioned (PARTITIONED BY)");
+      return GroupKeys.Traced.not("the view is not partitioned");
     }
     if (shape.keys() == null) {
       return GroupKeys.Traced.not(shape.genericAggregate().map(IncrementalizationIssue::reason)

@@ -27,10 +27,12 @@ final class RefreshPlanner {
    *
    * @param dropsRows why its groups cannot be merged from its rows: an expectation drops rows
    * @param notKeyed why its rows cannot be replaced in place, if they cannot
+   * @param partitioned whether it is {@code PARTITIONED BY} columns: only then is {@link Technique#PARTITION_OVERWRITE} weighed
    * @param unpartitioned why its partitions are not made of its input's, if they are not
    */
   record View(QueryShape shape, String definition, RefreshPolicy policy, Optional<IncrementalizationIssue> dropsRows,
-      Optional<IncrementalizationIssue> notKeyed, Optional<IncrementalizationIssue> unpartitioned, long bytes) {}
+      Optional<IncrementalizationIssue> notKeyed, boolean partitioned, Optional<IncrementalizationIssue> unpartitioned,
+      long bytes) {}
 
   private RefreshPlanner() {}
 
@@ -108,16 +110,18 @@ final class RefreshPlanner {
         Stream.of(shape.windowFunction(), underived, view.notKeyed()),
         changedBytes + beside + view.bytes() / 2));
     Optional<ChangedPartitions> partitions = Optional.empty();
-    Optional<IncrementalizationIssue> unpartitioned = view.unpartitioned();
-    if (changed && blocking.isEmpty() && unpartitioned.isEmpty()) {
-      ChangedPartitions.Listed listed = partition.apply(changes);
-      partitions = listed.partitions();
-      unpartitioned = listed.whyNot();
+    if (view.partitioned()) {
+      Optional<IncrementalizationIssue> unpartitioned = view.unpartitioned();
+      if (changed && blocking.isEmpty() && unpartitioned.isEmpty()) {
+        ChangedPartitions.Listed listed = partition.apply(changes);
+        partitions = listed.partitions();
+        unpartitioned = listed.whyNot();
+      }
+      // Recomputing the changed partitions reads them whole, and replaces the view's share of the same.
+      long partitionBytes = partitions.map(ChangedPartitions::bytesRead).orElse(0L);
+      weighed.add(costs.incremental(Technique.PARTITION_OVERWRITE, blocking, Stream.of(unpartitioned, view.notKeyed()),
+          partitionBytes + view.bytes() * partitionBytes / Math.max(1, inputBytes)));
     }
-    // Recomputing the changed partitions reads them whole, and replaces the view's share of the same.
-    long partitionBytes = partitions.map(ChangedPartitions::bytesRead).orElse(0L);
-    weighed.add(costs.incremental(Technique.PARTITION_OVERWRITE, blocking, Stream.of(unpartitioned, view.notKeyed()),
-        partitionBytes + view.bytes() * partitionBytes / Math.max(1, inputBytes)));
     weighed.add(info(Technique.COMPLETE_RECOMPUTE, List.of(), inputBytes + view.bytes()));
 
     // INCREMENTAL takes any technique but a full recompute when one applies, whatever the costs say.

@@ -1,9 +1,19 @@
 package io.sluice.kinds.mv;
 
-/** The ways a refresh can bring a materialized view up to date, named as Lakeflow's event log names them. */
+/**
+ * The ways a refresh can bring a materialized view up to date, named as Lakeflow's event log names
+ * them; the incremental ones from the narrowest (the fewest queries it fits) to the most general.
+ */
 enum Technique {
   /** No input changed: nothing to do, no Spark job. */
   NO_OP,
+  /**
+   * A top-level GROUP BY over one input, the view partitioned by group keys that are the input's
+   * partition columns, after any change (no change data feed needed): the partitions the change
+   * touches, as its log lists them, are recomputed from the input's partitions alone ({@link
+   * ChangedPartitions}) and replace the view's.
+   */
+  PARTITION_OVERWRITE,
   /**
    * Inputs only appended, and the query's change takes no row away (projections, filters, UNION
    * ALL, joins on their preserved side): the rows it gains are appended.
@@ -29,13 +39,6 @@ enum Technique {
    * {@link #ROW_BASED} replaces rows.
    */
   WINDOW_FUNCTION,
-  /**
-   * A top-level GROUP BY over one input, the view partitioned by group keys that are the input's
-   * partition columns, after any change (no change data feed needed): the partitions the change
-   * touches, as its log lists them, are recomputed from the input's partitions alone ({@link
-   * ChangedPartitions}) and replace the view's.
-   */
-  PARTITION_OVERWRITE,
   /** The query run afresh over the whole inputs, replacing every row. */
   COMPLETE_RECOMPUTE;
 

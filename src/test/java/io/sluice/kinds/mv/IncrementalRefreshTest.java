@@ -176,6 +176,17 @@ class IncrementalRefreshTest {
     assertTrue(p.run().succeeded());
     assertEquals("PARTITION_OVERWRITE", technique(p, "daily"), message(p, "daily"));
     assertFresh(p, "daily", daily);
+    // The planning event in Lakeflow's shape: each technique weighed, the chosen one, why the others could not.
+    List<String> weighed = p.rows("SELECT t.maintenance_type, t.is_applicable, t.is_chosen, t.incrementalization_issues[0].issue_type"
+        + " FROM (SELECT explode(from_json(details, 'planning_information STRUCT<technique_information: ARRAY<STRUCT<"
+        + "maintenance_type: STRING, is_applicable: BOOLEAN, is_chosen: BOOLEAN, cost: BIGINT,"
+        + " incrementalization_issues: ARRAY<STRUCT<issue_type: STRING, reason: STRING>>>>>').planning_information"
+        + ".technique_information) AS t FROM (SELECT details FROM delta.`" + p.root().resolve(".sluice/system/event_log")
+        + "` WHERE event_type = 'planning_information' AND origin.dataset_name = 'daily' ORDER BY timestamp DESC, sequence DESC"
+        + " LIMIT 1))");
+    assertTrue(weighed.contains("[MAINTENANCE_TYPE_PARTITION_OVERWRITE,true,true,null]"), String.valueOf(weighed));
+    assertTrue(weighed.contains("[MAINTENANCE_TYPE_GENERIC_AGGREGATE,false,false,INPUT_REWRITTEN]"), String.valueOf(weighed));
+    assertTrue(weighed.contains("[MAINTENANCE_TYPE_APPEND_ONLY,false,false,INPUT_REWRITTEN]"), String.valueOf(weighed));
     assertEquals(List.of("[2026-12-01]", "[2026-12-02]"), p.rows("SELECT day FROM daily"));
   }
 
