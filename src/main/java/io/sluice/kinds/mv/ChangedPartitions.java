@@ -1,14 +1,20 @@
 package io.sluice.kinds.mv;
 
+import static org.apache.spark.sql.functions.col;
+import static org.apache.spark.sql.functions.lit;
+
+import io.sluice.common.Identifiers;
 import io.sluice.common.SparkPlans;
 import io.sluice.delta.Scala;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import org.apache.spark.sql.Column;
 import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
 import org.apache.spark.sql.SparkSession;
+import org.apache.spark.sql.catalyst.CatalystTypeConverters;
 import org.apache.spark.sql.catalyst.InternalRow;
 import org.apache.spark.sql.catalyst.expressions.And;
 import org.apache.spark.sql.catalyst.expressions.Attribute;
@@ -125,7 +131,21 @@ final class ChangedPartitions {
           NamedExpression$.MODULE$.newExprId(), Scala.seq(List.of())));
     }
     Dataset<Row> viewKeys = SparkPlans.ofRows(spark, new LocalRelation(Scala.seq(columns), Scala.seq(values), false, Option.empty()));
-    commit.replace(SparkPlans.ofRows(spark, recomputed()), viewKeys, keys.viewColumns());
+    commit.replace(SparkPlans.ofRows(spark, recomputed()), viewKeys, keys.viewColumns(), viewScope());
+  }
+
+  /** The view's rows (aliased {@code t}) in a changed partition: Delta reads the view's files of those partitions alone. */
+  private Column viewScope() {
+    Column any = lit(false);
+    for (InternalRow partition : values) {
+      Column all = lit(true);
+      for (int i = 0; i < types.size(); i++) {
+        Object value = CatalystTypeConverters.convertToScala(partition.get(i, types.get(i)), types.get(i));
+        all = all.and(col("t." + Identifiers.quote(keys.viewColumns().get(i))).eqNullSafe(lit(value).cast(types.get(i))));
+      }
+      any = any.or(all);
+    }
+    return any;
   }
 
   /** The rows of {@code scan} (the input) in a changed partition, as literal conditions Delta prunes files by. */

@@ -10,6 +10,7 @@ import io.sluice.execution.FlowRun;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Consumer;
+import org.apache.spark.sql.Column;
 import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
 import org.apache.spark.sql.SparkSession;
@@ -47,9 +48,17 @@ final class RefreshCommit {
 
   /** Replaces the view's rows whose {@code keyColumns} equal a row of {@code keys} (NULL matching NULL) by {@code rows}. */
   void replace(Dataset<Row> rows, Dataset<Row> keys, List<String> keyColumns) {
+    replace(rows, keys, keyColumns, lit(true));
+  }
+
+  /**
+   * As {@link #replace(Dataset, Dataset, List)}, among the view's rows (aliased {@code t}) for
+   * which {@code scope} holds: its literal conditions let Delta skip the view's other files.
+   */
+  void replace(Dataset<Row> rows, Dataset<Row> keys, List<String> keyColumns, Column scope) {
     SparkSession spark = run.spark();
     write(rows, checked -> KeyedCommit.to(spark, view._1(), view._2(), "REFRESH MATERIALIZED VIEW")
-        .removing(keys, keyColumns, lit(true))
+        .removing(keys, keyColumns, scope)
         .appending(checked)
         .parameter("technique", plan.technique().name())
         .commit());
