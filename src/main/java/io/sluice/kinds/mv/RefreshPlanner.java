@@ -80,7 +80,9 @@ final class RefreshPlanner {
     QueryShape shape = view.shape();
     Optional<ChangePlan> derived = Optional.empty();
     Optional<IncrementalizationIssue> underived = Optional.empty();
-    if (changed && readable.isEmpty()
+    // A change too large for any incremental technique is not derived: deriving reads it.
+    boolean worthDeriving = changed && !costs.tooLarge();
+    if (worthDeriving && readable.isEmpty()
         && Stream.of(shape.appendOnly(), shape.rowBased(), shape.windowFunction()).anyMatch(Optional::isEmpty)) {
       try {
         derived = Optional.of(derive.apply(changes));
@@ -112,7 +114,7 @@ final class RefreshPlanner {
     Optional<ChangedPartitions> partitions = Optional.empty();
     if (view.partitioned()) {
       Optional<IncrementalizationIssue> unpartitioned = view.unpartitioned();
-      if (changed && blocking.isEmpty() && unpartitioned.isEmpty()) {
+      if (worthDeriving && blocking.isEmpty() && unpartitioned.isEmpty()) {
         ChangedPartitions.Listed listed = partition.apply(changes);
         partitions = listed.partitions();
         unpartitioned = listed.whyNot();
@@ -159,11 +161,16 @@ final class RefreshPlanner {
       if (!changed && issues.isEmpty()) {
         issues.add(new IncrementalizationIssue(IncrementalizationIssue.INPUTS_UNCHANGED, "no input changed"));
       }
-      if (view.policy() == RefreshPolicy.AUTO && changedBytes * 100 > inputBytes * CHANGE_SHARE_PERCENT) {
+      if (tooLarge()) {
         issues.add(new IncrementalizationIssue(IncrementalizationIssue.CHANGESET_SIZE_THRESHOLD_EXCEEDED, String.format(
             "the change (%,d bytes) is more than %d%% of the inputs (%,d bytes)", changedBytes, CHANGE_SHARE_PERCENT, inputBytes)));
       }
       return info(technique, issues, cost);
+    }
+
+    /** Whether the AUTO policy takes a full recompute whatever the techniques: the change is most of the inputs. */
+    boolean tooLarge() {
+      return view.policy() == RefreshPolicy.AUTO && changedBytes * 100 > inputBytes * CHANGE_SHARE_PERCENT;
     }
   }
 
