@@ -115,9 +115,14 @@ final class RefreshPlanner {
     if (view.partitioned()) {
       Optional<IncrementalizationIssue> unpartitioned = view.unpartitioned();
       if (worthDeriving && blocking.isEmpty() && unpartitioned.isEmpty()) {
-        ChangedPartitions.Listed listed = partition.apply(changes);
-        partitions = listed.partitions();
-        unpartitioned = listed.whyNot();
+        try {
+          ChangedPartitions.Listed listed = partition.apply(changes);
+          partitions = listed.partitions();
+          unpartitioned = listed.whyNot();
+        } catch (Exception e) { // Spark's job failures are checked exceptions, thrown undeclared
+          unpartitioned = Optional.of(new IncrementalizationIssue(IncrementalizationIssue.OPERATOR_NOT_SUPPORTED,
+              "the changed partitions cannot be planned (" + SparkErrors.firstLine(e) + ")"));
+        }
       }
       // Recomputing the changed partitions reads them whole, and replaces the view's share of the same.
       long partitionBytes = partitions.map(ChangedPartitions::bytesRead).orElse(0L);
