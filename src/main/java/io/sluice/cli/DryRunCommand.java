@@ -1,5 +1,6 @@
 package io.sluice.cli;
 
+import io.sluice.execution.Checkpoints;
 import io.sluice.graph.ChangeFeed;
 import io.sluice.graph.DatasetDefinition;
 import io.sluice.graph.DatasetType;
@@ -7,6 +8,7 @@ import io.sluice.graph.ResolvedFlow;
 import io.sluice.graph.ResolvedGraph;
 import io.sluice.kinds.mv.RefreshOptions;
 import io.sluice.spec.PipelineSpec;
+import io.sluice.storage.StoragePath;
 import io.sluice.testing.PipelineTestRunner;
 import io.sluice.testing.TestFiles;
 import io.sluice.update.PipelineUpdate;
@@ -30,12 +32,13 @@ final class DryRunCommand extends FolderCommand {
       out().println("  " + flow.name() + " -> " + graph.dataset(flow.target()).type() + " " + flow.target()
           + (flow.streaming() ? " (streaming)" : "") + "  " + flow.definition().origin());
     }
+    Checkpoints checkpoints = new Checkpoints(StoragePath.root(spark, spec.storage()));
     for (ResolvedFlow flow : graph.flows()) {
       DatasetDefinition target = graph.dataset(flow.target());
       if (target.type() == DatasetType.MATERIALIZED_VIEW) {
         out().println("  " + target.name() + " is " + RefreshOptions.describe(flow, target));
         if (verbose) {
-          out().println("  " + target.name() + " " + RefreshOptions.now(spark, graph, flow, target).sentence());
+          out().println("  " + target.name() + " " + RefreshOptions.now(spark, checkpoints, graph, flow, target).sentence());
         }
       }
     }

@@ -2,6 +2,7 @@ package io.sluice.cli;
 
 import io.sluice.SluiceException;
 import io.sluice.eventlog.UpdateHistory;
+import io.sluice.execution.Checkpoints;
 import io.sluice.graph.DatasetDefinition;
 import io.sluice.graph.DatasetName;
 import io.sluice.graph.DatasetType;
@@ -11,6 +12,7 @@ import io.sluice.kinds.mv.RefreshOptions;
 import io.sluice.report.GraphFormat;
 import io.sluice.report.PipelineView;
 import io.sluice.spec.PipelineSpec;
+import io.sluice.storage.StoragePath;
 import io.sluice.testing.PipelineTestRunner;
 import io.sluice.update.PipelineUpdate;
 import java.io.IOException;
@@ -68,10 +70,11 @@ final class GraphCommand extends FolderCommand {
    */
   static PipelineView view(SparkSession spark, PipelineSpec spec, ResolvedGraph graph, List<UpdateHistory.UpdateRecord> updates) {
     Map<DatasetName, String> nextRefreshes = new HashMap<>();
+    Checkpoints checkpoints = new Checkpoints(StoragePath.root(spark, spec.storage()));
     for (ResolvedFlow flow : graph.flows()) {
       DatasetDefinition target = graph.dataset(flow.target());
       if (target.type() == DatasetType.MATERIALIZED_VIEW) {
-        nextRefreshes.put(target.name(), RefreshOptions.now(spark, graph, flow, target).technique().orElse("cannot say"));
+        nextRefreshes.put(target.name(), RefreshOptions.now(spark, checkpoints, graph, flow, target).technique().orElse("cannot say"));
       }
     }
     return PipelineView.of(spec.name(), spec.root(), graph,

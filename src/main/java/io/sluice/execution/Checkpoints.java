@@ -31,6 +31,11 @@ public final class Checkpoints {
     return root.resolve(safe(target.key())).resolve(".auto-cdc-state");
   }
 
+  /** Where a materialized view keeps what its groups need to be merged: beside its flow's checkpoint, cleared with it. */
+  public StoragePath viewState(DatasetName target) {
+    return root.resolve(safe(target.key())).resolve(".view-state");
+  }
+
   /** When an SCD type 1 AUTO CDC target's state was last looked through for expired tombstones. */
   public StoragePath tombstoneCheck(DatasetName target) {
     return root.resolve(safe(target.key())).resolve(".auto-cdc-tombstones-checked-at");

@@ -30,7 +30,7 @@ import scala.Option;
  * Compaction and cleanup of what a pipeline keeps (SEMANTICS §11.1): {@code OPTIMIZE} (Z-ordered
  * by {@code pipelines.autoOptimize.zOrderCols}; a table with {@code CLUSTER BY} is clustered by
  * it), then {@code VACUUM} within the table's own retention, for each managed table, its hidden
- * AUTO CDC state, and the event log. Neither changes a row nor removes a file that a version
+ * AUTO CDC or view state, and the event log. Neither changes a row nor removes a file that a version
  * within the retention reads, so streams and time travel go on. Each table's maintenance is an
  * event with its files and bytes before and after.
  */
@@ -102,10 +102,8 @@ public final class TableMaintenance {
     String zOrderBy = zOrder.map(cols -> " ZORDER BY (" + List.of(cols.split(",")).stream().map(String::trim)
         .map(Identifiers::quote).collect(Collectors.joining(", ")) + ")").orElse("");
     run(table.name().name(), table.name().name(), target, table.name().quoted(), zOrderBy);
-    StoragePath state = checkpoints.autoCdcState(table.name());
-    if (state.isDeltaTable()) {
-      maintainPath(table.name().name() + " (AUTO CDC state)", state);
-    }
+    maintainPath(table.name().name() + " (AUTO CDC state)", checkpoints.autoCdcState(table.name()));
+    maintainPath(table.name().name() + " (view state)", checkpoints.viewState(table.name()));
     mark(table.name());
   }
 

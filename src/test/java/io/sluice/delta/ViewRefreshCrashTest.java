@@ -59,4 +59,42 @@ class ViewRefreshCrashTest {
         + "` WHERE event_type = 'planning_information' AND message LIKE '%GROUP_AGGREGATE%'");
     assertEquals(2, techniques.size(), "both attempts refreshed by merging the touched groups: " + techniques);
   }
+
+  @Test
+  void aRefreshKilledBetweenItsStateAndItsViewLeavesBothAsTheLastRefreshDid() {
+    TestPipeline p = new TestPipeline(dir)
+        .write("landing/0.json", "{\"id\": 1, \"city\": \"Lyon\"}\n{\"id\": 2, \"city\": \"Lyon\"}\n")
+        .sql("""
+            CREATE STREAMING TABLE raw AS SELECT * FROM STREAM read_files('landing', format => 'json',
+              schema => 'id INT, city STRING', rescuedDataColumn => '');
+            CREATE MATERIALIZED VIEW by_city REFRESH POLICY INCREMENTAL AS\s""" + BY_CITY + ";");
+    assertTrue(p.run().succeeded());
+    p.write("landing/1.json", "{\"id\": 3, \"city\": \"Lyon\"}\n");
+    String state = "delta.`" + java.util.Arrays.stream(dir.resolve(".sluice/checkpoints").toFile().listFiles())
+        .filter(f -> f.getName().contains("by_city")).findFirst().orElseThrow().toPath().resolve(".view-state") + "`";
+    long stateVersions = p.spark().sql("DESCRIBE HISTORY " + state).count();
+
+    RuntimeConfig conf = SharedSpark.session().conf();
+    conf.set("pipelines.maxFlowRetryAttempts", "0");
+    int[] commits = {0};
+    // The first keyed commit of the refresh is its state's; the process dies before the second, the view's.
+    KeyedCommit.beforeCommit = () -> {
+      if (++commits[0] == 2) {
+        throw new IllegalStateException("the process dies here");
+      }
+    };
+    try {
+      assertTrue(!p.run().succeeded());
+    } finally {
+      KeyedCommit.beforeCommit = () -> {};
+      conf.unset("pipelines.maxFlowRetryAttempts");
+    }
+    assertEquals(stateVersions + 1, p.spark().sql("DESCRIBE HISTORY " + state).count(), "the state moved on alone");
+    assertEquals(List.of("[Lyon,2,2]"), p.rows("SELECT * FROM by_city"));
+
+    p.write("landing/2.json", "{\"id\": 4, \"city\": \"Lyon\"}\n");
+    assertTrue(p.run().succeeded());
+    assertEquals(List.of("[Lyon,4,4]"), p.rows("SELECT * FROM by_city"), "each row counted once");
+    assertEquals(List.of("[Lyon,4]"), p.rows("SELECT city, " + "__sluice_rows FROM " + state), "the state restored, then merged");
+  }
 }

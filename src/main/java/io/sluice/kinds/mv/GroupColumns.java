@@ -5,97 +5,131 @@ import static org.apache.spark.sql.functions.col;
 import static org.apache.spark.sql.functions.greatest;
 import static org.apache.spark.sql.functions.least;
 import static org.apache.spark.sql.functions.lit;
+import static org.apache.spark.sql.functions.max;
+import static org.apache.spark.sql.functions.min;
+import static org.apache.spark.sql.functions.sum;
 import static org.apache.spark.sql.functions.when;
 
 import io.sluice.common.Identifiers;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 import org.apache.spark.sql.Column;
+import io.sluice.common.SparkPlans;
+import io.sluice.delta.Scala;
+import org.apache.spark.sql.Dataset;
+import org.apache.spark.sql.Row;
+import org.apache.spark.sql.SparkSession;
 import org.apache.spark.sql.catalyst.expressions.Alias;
+import org.apache.spark.sql.catalyst.expressions.And;
+import org.apache.spark.sql.catalyst.expressions.Attribute;
+import org.apache.spark.sql.catalyst.expressions.EqualNullSafe;
+import org.apache.spark.sql.catalyst.expressions.Literal;
+import org.apache.spark.sql.catalyst.plans.LeftSemi$;
+import org.apache.spark.sql.catalyst.plans.logical.Join;
+import org.apache.spark.sql.catalyst.plans.logical.JoinHint$;
+import org.apache.spark.sql.catalyst.plans.logical.LogicalPlan;
+import scala.Option;
+import org.apache.spark.sql.catalyst.expressions.AttributeReference;
 import org.apache.spark.sql.catalyst.expressions.Expression;
 import org.apache.spark.sql.catalyst.expressions.NamedExpression;
 import org.apache.spark.sql.catalyst.expressions.aggregate.AggregateExpression;
 import org.apache.spark.sql.catalyst.expressions.aggregate.AggregateFunction;
+import org.apache.spark.sql.catalyst.expressions.aggregate.Average;
 import org.apache.spark.sql.catalyst.expressions.aggregate.Count;
 import org.apache.spark.sql.catalyst.expressions.aggregate.Max;
 import org.apache.spark.sql.catalyst.expressions.aggregate.Min;
 import org.apache.spark.sql.catalyst.expressions.aggregate.Sum;
 import org.apache.spark.sql.catalyst.plans.logical.Aggregate;
+import org.apache.spark.sql.classic.ExpressionUtils;
+import org.apache.spark.sql.types.DataType;
 import org.apache.spark.sql.types.DoubleType;
 import org.apache.spark.sql.types.FloatType;
 import scala.jdk.javaapi.CollectionConverters;
+import scala.runtime.AbstractPartialFunction;
 
 /**
- * The columns of a view whose query is one GROUP BY at the top: its group keys, and for each
- * aggregate how the aggregate of new rows merges with the value the view holds. Only aggregates
- * that merge from their own value qualify: {@code count}, {@code sum} of exact numbers,
- * {@code min}, {@code max}.
+ * The columns of a view whose query is one GROUP BY at the top, for
+ * {@link Technique#GROUP_AGGREGATE}: its group keys, and for each aggregate what a group keeps
+ * beside the view ({@link GroupState}) so that rows can be added to it and taken from it. Only
+ * aggregates that do so exactly qualify: {@code count}, {@code sum} and {@code avg} of exact
+ * numbers (a count, and a sum in the aggregate's own type, per group), {@code min} and
+ * {@code max} (the view's own value; a group that loses the row holding it is recomputed).
+ *
+ * <p>Columns of a change's aggregate: {@value #ROWS} (the rows it adds less those it takes
+ * away), and per aggregate {@code j} {@code __sluice_n<j>} (the same of the rows it counts),
+ * {@code __sluice_a<j>} and {@code __sluice_d<j>} (the sum, min or max of the values added and
+ * of those taken away). The state keeps {@value #ROWS}, {@code __sluice_n<j>} and, for a sum
+ * or average, {@code __sluice_s<j>}.
  */
-record GroupColumns(List<String> keys, Map<String, Merge> aggregates) {
-  /** How a group's value and the value of its new rows make the value of both. */
-  enum Merge {
-    COUNT, SUM, MIN, MAX;
+final class GroupColumns {
+  static final String ROWS = "__sluice_rows";
+  static final String LOST = "__sluice_lost";
+  private final Aggregate aggregate;
+  private final List<Output> outputs;
 
-    Column of(Column held, Column added) {
-      return switch (this) {
-        case COUNT -> coalesce(held, lit(0L)).plus(added);
-        case SUM -> when(held.isNull(), added).when(added.isNull(), held).otherwise(held.plus(added));
-        case MIN -> least(held, added);
-        case MAX -> greatest(held, added);
-      };
+  /** How a group's aggregate follows rows added to it and taken from it. */
+  enum Merge { COUNT, SUM, AVG, MIN, MAX }
+
+  /** One column of the view: a group key (its grouping expression), or an aggregate (its call and how it merges). */
+  private record Output(String name, DataType type, Expression key, AggregateExpression call, Merge merge) {
+    Expression value() {
+      return call.aggregateFunction().children().head();
     }
   }
 
-  GroupColumns {
-    keys = List.copyOf(keys);
-    aggregates = java.util.Collections.unmodifiableMap(new LinkedHashMap<>(aggregates));
+  private GroupColumns(Aggregate aggregate, List<Output> outputs) {
+    this.aggregate = aggregate;
+    this.outputs = List.copyOf(outputs);
   }
 
   /** The view's columns of {@code aggregate}, or why a group's rows cannot be merged. */
   static Shaped of(Aggregate aggregate) {
     List<Expression> grouping = CollectionConverters.asJava(aggregate.groupingExpressions());
-    List<String> keys = new ArrayList<>();
     List<Expression> keyed = new ArrayList<>();
-    Map<String, Merge> merges = new LinkedHashMap<>();
+    List<Output> outputs = new ArrayList<>();
     for (NamedExpression column : CollectionConverters.asJava(aggregate.aggregateExpressions())) {
       Expression value = column instanceof Alias alias ? alias.child() : (Expression) column;
       Expression group = grouping.stream().filter(g -> g.semanticEquals(value)).findFirst().orElse(null);
       if (group != null) {
-        keys.add(column.name());
         keyed.add(group);
+        outputs.add(new Output(column.name(), ((Expression) column).dataType(), group, null, null));
         continue;
       }
+      String quoted = Identifiers.quote(column.name());
       if (!(value instanceof AggregateExpression call)) {
-        return Shaped.not("column " + Identifiers.quote(column.name()) + " computes over aggregates (" + value.sql()
-            + "); only count, sum, min and max, each a column of its own, merge");
+        return Shaped.not("column " + quoted + " computes over aggregates (" + value.sql()
+            + "); only count, sum, avg, min and max, each a column of its own, merge");
       }
       if (call.isDistinct()) {
-        return Shaped.not("column " + Identifiers.quote(column.name()) + " aggregates DISTINCT values (" + value.sql()
+        return Shaped.not("column " + quoted + " aggregates DISTINCT values (" + value.sql()
             + "): merging needs the values themselves");
       }
       AggregateFunction function = call.aggregateFunction();
       Merge merge = function instanceof Count ? Merge.COUNT
           : function instanceof Sum ? Merge.SUM
+          : function instanceof Average ? Merge.AVG
           : function instanceof Min ? Merge.MIN
           : function instanceof Max ? Merge.MAX : null;
       if (merge == null) {
-        return Shaped.not("column " + Identifiers.quote(column.name()) + " is " + function.prettyName()
-            + "(...), which does not merge from its own value (count, sum, min and max do)");
+        return Shaped.not("column " + quoted + " is " + function.prettyName()
+            + "(...), which does not merge from what a group keeps (count, sum, avg, min and max do)");
       }
-      if (merge == Merge.SUM && (function.dataType() instanceof DoubleType || function.dataType() instanceof FloatType)) {
-        return Shaped.not("column " + Identifiers.quote(column.name()) + " sums floating-point values, whose sum"
-            + " depends on the order they are added in");
+      if ((merge == Merge.SUM || merge == Merge.AVG) && inexact(function.children().head().dataType())) {
+        return Shaped.not("column " + quoted + " adds up floating-point values, whose sum depends on the order"
+            + " they are added in");
       }
-      merges.put(column.name(), merge);
+      outputs.add(new Output(column.name(), ((Expression) column).dataType(), null, call, merge));
     }
     for (Expression group : grouping) {
       if (keyed.stream().noneMatch(group::semanticEquals)) {
         return Shaped.not("GROUP BY " + group.sql() + " is not a column of the view: its groups cannot be found again");
       }
     }
-    return new Shaped(new GroupColumns(keys, merges), null);
+    return new Shaped(new GroupColumns(aggregate, outputs), null);
+  }
+
+  private static boolean inexact(DataType type) {
+    return type instanceof DoubleType || type instanceof FloatType;
   }
 
   /** The columns, or the reason there are none. */
@@ -105,20 +139,214 @@ record GroupColumns(List<String> keys, Map<String, Merge> aggregates) {
     }
   }
 
-  /** The view's merged rows: each group of {@code added} (aliased {@code a}) with the view's row for it ({@code v}). */
-  List<Column> merged() {
-    List<Column> columns = new ArrayList<>();
-    for (String key : keys) {
-      columns.add(col("a." + Identifiers.quote(key)).as(key));
-    }
-    aggregates.forEach((name, merge) -> columns.add(
-        merge.of(col("v." + Identifiers.quote(name)), col("a." + Identifiers.quote(name))).as(name)));
-    return columns;
+  /** The GROUP BY at the query's top. */
+  Aggregate aggregate() {
+    return aggregate;
   }
 
-  /** The condition matching a group of new rows ({@code a}) with the view's row of the same group ({@code v}). */
-  Column sameGroup() {
-    return sameValues("a", "v", keys);
+  /** The view's key columns. */
+  List<String> keys() {
+    return outputs.stream().filter(o -> o.key() != null).map(Output::name).toList();
+  }
+
+  /** Whether a group's {@code min} or {@code max} may be lost to rows taken away: the group is then recomputed. */
+  boolean hasExtremes() {
+    return outputs.stream().anyMatch(o -> o.merge() == Merge.MIN || o.merge() == Merge.MAX);
+  }
+
+  /** The group keys of rows of the aggregate's input (their sign in {@code sign}): grouping columns, named as the view's. */
+  Column[] keyValues() {
+    return outputs.stream().filter(o -> o.key() != null)
+        .map(o -> ExpressionUtils.column(o.key()).as(o.name())).toArray(Column[]::new);
+  }
+
+  /** A change's aggregate per group, over the aggregate's input rows with their {@code sign} (+1 added, -1 taken away). */
+  Column[] change(Column sign) {
+    List<Column> columns = new ArrayList<>();
+    columns.add(coalesce(sum(sign).cast("long"), lit(0L)).as(ROWS));
+    Column added = sign.gt(0);
+    Column taken = sign.lt(0);
+    for (int j = 0; j < outputs.size(); j++) {
+      Output output = outputs.get(j);
+      if (output.merge() == null) {
+        continue;
+      }
+      Column counted = counted(output.call());
+      Column value = ExpressionUtils.column(output.value());
+      switch (output.merge()) {
+        case COUNT -> columns.add(counts(counted, sign).as(n(j)));
+        case SUM, AVG -> {
+          DataType type = stateSumType(output);
+          columns.add(counts(counted, sign).as(n(j)));
+          columns.add(sum(when(added.and(counted), value.cast(type))).cast(type).as(a(j)));
+          columns.add(sum(when(taken.and(counted), value.cast(type))).cast(type).as(d(j)));
+        }
+        case MIN -> {
+          columns.add(min(when(added.and(counted), value)).as(a(j)));
+          columns.add(min(when(taken.and(counted), value)).as(d(j)));
+        }
+        case MAX -> {
+          columns.add(max(when(added.and(counted), value)).as(a(j)));
+          columns.add(max(when(taken.and(counted), value)).as(d(j)));
+        }
+      }
+    }
+    return columns.toArray(Column[]::new);
+  }
+
+  /** The rows the aggregate counts, each by its sign. */
+  private static Column counts(Column counted, Column sign) {
+    return coalesce(sum(when(counted, sign).otherwise(0)).cast("long"), lit(0L));
+  }
+
+  /**
+   * Each changed group ({@code c}, of {@link #change}) merged with what it kept ({@code s}, the
+   * state, when {@code kept}) and the view's row ({@code v}, when {@code held}: read for
+   * {@code min} and {@code max} only): the keys, the new state, the new values
+   * ({@code __sluice_v<j>}) and {@value #LOST}, whether a {@code min} or {@code max} went with
+   * the rows taken away.
+   */
+  Column[] merged(boolean kept, boolean held) {
+    List<Column> columns = new ArrayList<>();
+    for (String key : keys()) {
+      columns.add(col("c." + Identifiers.quote(key)).as(key));
+    }
+    columns.add(coalesce(from("s", ROWS, kept), lit(0L)).plus(col("c." + ROWS)).as(ROWS));
+    Column lost = lit(false);
+    for (int j = 0; j < outputs.size(); j++) {
+      Output output = outputs.get(j);
+      if (output.merge() == null) {
+        continue;
+      }
+      switch (output.merge()) {
+        case COUNT -> columns.add(coalesce(from("s", n(j), kept), lit(0L)).plus(col("c." + n(j))).as(n(j)));
+        case SUM, AVG -> {
+          DataType type = stateSumType(output);
+          columns.add(coalesce(from("s", n(j), kept), lit(0L)).plus(col("c." + n(j))).as(n(j)));
+          Column zero = lit(0).cast(type);
+          columns.add(coalesce(from("s", s(j), kept).cast(type), zero).plus(coalesce(col("c." + a(j)), zero))
+              .minus(coalesce(col("c." + d(j)), zero)).cast(type).as(s(j)));
+        }
+        case MIN, MAX -> {
+          Column value = from("v", Identifiers.quote(output.name()), held).cast(output.type());
+          Column taken = col("c." + d(j));
+          boolean isMin = output.merge() == Merge.MIN;
+          lost = lost.or(taken.isNotNull().and(value.isNull().or(isMin ? taken.leq(value) : taken.geq(value))));
+          columns.add((isMin ? least(value, col("c." + a(j))) : greatest(value, col("c." + a(j)))).as(v(j)));
+        }
+      }
+    }
+    columns.add(lost.as(LOST));
+    return columns.toArray(Column[]::new);
+  }
+
+  /** Column {@code name} of the rows aliased {@code alias}, or NULL where there are none. */
+  private static Column from(String alias, String name, boolean present) {
+    return present ? col(alias + "." + name) : lit(null);
+  }
+
+  /**
+   * The query over the input's rows of the groups in {@code keys} alone (its key columns as the
+   * view's): the new rows of groups whose {@code min} or {@code max} went.
+   */
+  Dataset<Row> recomputed(SparkSession spark, Dataset<Row> keys) {
+    LogicalPlan keyPlan = keys.queryExecution().analyzed();
+    List<Attribute> keyColumns = CollectionConverters.asJava(keyPlan.output());
+    List<Output> keyed = outputs.stream().filter(o -> o.key() != null).toList();
+    Expression match = Literal.TrueLiteral();
+    for (int i = 0; i < keyed.size(); i++) {
+      match = new And(match, new EqualNullSafe(keyed.get(i).key(), keyColumns.get(i)));
+    }
+    Join rowsOfKeys = new Join(aggregate.child(), keyPlan, LeftSemi$.MODULE$, Option.apply(match), JoinHint$.MODULE$.NONE());
+    return SparkPlans.ofRows(spark, aggregate.withNewChildren(Scala.seq(List.of(rowsOfKeys))));
+  }
+
+  /** The state's columns of {@link #merged} rows. */
+  Column[] state() {
+    List<Column> columns = new ArrayList<>();
+    keys().forEach(key -> columns.add(col(Identifiers.quote(key))));
+    columns.add(col(ROWS));
+    for (int j = 0; j < outputs.size(); j++) {
+      Merge merge = outputs.get(j).merge();
+      if (merge == Merge.COUNT || merge == Merge.SUM || merge == Merge.AVG) {
+        columns.add(col(n(j)));
+      }
+      if (merge == Merge.SUM || merge == Merge.AVG) {
+        columns.add(col(s(j)));
+      }
+    }
+    return columns.toArray(Column[]::new);
+  }
+
+  /** The view's columns of {@link #merged} rows, in its order and types. */
+  Column[] view() {
+    List<Column> columns = new ArrayList<>();
+    for (int j = 0; j < outputs.size(); j++) {
+      Output output = outputs.get(j);
+      Column value = output.merge() == null ? col(Identifiers.quote(output.name())) : switch (output.merge()) {
+        case COUNT -> col(n(j));
+        case SUM -> when(col(n(j)).gt(0), col(s(j)));
+        case AVG -> average((Average) output.call().aggregateFunction(), s(j), n(j));
+        case MIN, MAX -> col(v(j));
+      };
+      columns.add(value.cast(output.type()).as(output.name()));
+    }
+    return columns.toArray(Column[]::new);
+  }
+
+  /** Spark's own result of {@code avg} from its sum and count, so that the rounding is the same as a full recompute's. */
+  private static Column average(Average average, String sumColumn, String countColumn) {
+    List<AttributeReference> buffer = CollectionConverters.asJava(average.aggBufferAttributes());
+    Expression sumValue = ExpressionUtils.expression(col(sumColumn).cast(average.sumDataType()));
+    Expression countValue = ExpressionUtils.expression(col(countColumn));
+    return ExpressionUtils.column(average.evaluateExpression().transform(new AbstractPartialFunction<Expression, Expression>() {
+      @Override
+      public boolean isDefinedAt(Expression e) {
+        return e instanceof AttributeReference reference && buffer.stream().anyMatch(b -> b.exprId().equals(reference.exprId()));
+      }
+
+      @Override
+      public Expression apply(Expression e) {
+        return ((AttributeReference) e).exprId().equals(buffer.get(0).exprId()) ? sumValue : countValue;
+      }
+    }));
+  }
+
+  /** The type a sum or average keeps its sum in: the sum's own, or the average's running sum's. */
+  private static DataType stateSumType(Output output) {
+    return output.call().aggregateFunction() instanceof Average average ? average.sumDataType() : output.call().dataType();
+  }
+
+  /** Whether the aggregate takes the row: all its arguments are set (count) or its one is, and its FILTER holds. */
+  private static Column counted(AggregateExpression call) {
+    Column counted = lit(true);
+    for (Expression argument : CollectionConverters.asJava(call.aggregateFunction().children())) {
+      counted = counted.and(ExpressionUtils.column(argument).isNotNull());
+    }
+    if (call.filter().isDefined()) {
+      counted = counted.and(coalesce(ExpressionUtils.column(call.filter().get()), lit(false)));
+    }
+    return counted;
+  }
+
+  private static String n(int j) {
+    return "__sluice_n" + j;
+  }
+
+  private static String s(int j) {
+    return "__sluice_s" + j;
+  }
+
+  private static String a(int j) {
+    return "__sluice_a" + j;
+  }
+
+  private static String d(int j) {
+    return "__sluice_d" + j;
+  }
+
+  private static String v(int j) {
+    return "__sluice_v" + j;
   }
 
   /** The condition matching rows aliased {@code left} and {@code right} whose {@code columns} are equal, NULL matching NULL. */

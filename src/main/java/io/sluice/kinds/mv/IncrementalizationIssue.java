@@ -20,4 +20,5 @@ record IncrementalizationIssue(String type, String reason) {
   static final String REFRESH_POLICY_FULL = "REFRESH_POLICY_FULL";
   static final String INPUTS_UNCHANGED = "INPUTS_UNCHANGED";
   static final String INPUTS_CHANGED = "INPUTS_CHANGED";
+  static final String STATE_NOT_KEPT = "STATE_NOT_KEPT";
 }

@@ -58,7 +58,8 @@ public final class MaterializedViewExecutor implements FlowExecutor {
     DeltaTarget target = DeltaTarget.table(run.target().name());
     Tuple2<DeltaLog, Snapshot> view = target.latest(spark);
     QueryShape shape = QueryShape.of(analyzed);
-    RefreshPlan plan = plan(spark, run.target(), run.flow().definition(), run.targetSchema(), analyzed, shape, view);
+    GroupState state = new GroupState(checkpoints.viewState(run.target().name()));
+    RefreshPlan plan = plan(spark, state, run.target(), run.flow().definition(), run.targetSchema(), analyzed, shape, view);
     run.planned("flow '" + run.flow().name() + "': " + plan.summary(), plan.details(), plan.technique() != Technique.NO_OP);
     if (run.target().refreshPolicy() == RefreshPolicy.INCREMENTAL_STRICT && !plan.strictAllows()) {
       throw new SluiceException(ErrorClass.MATERIALIZED_VIEW_NOT_INCREMENTALIZABLE, run.target().origin(),
@@ -72,15 +73,19 @@ public final class MaterializedViewExecutor implements FlowExecutor {
     }
     run.starting();
     RefreshCommit commit = new RefreshCommit(run, plan, view, checkpoints.appId(run.target().name(), run.flow().name()));
+    // A view whose groups merge keeps their state from every full recompute on, for its next refreshes.
+    Runnable recompute = keepsState(run.target(), shape)
+        ? () -> MergedGroups.recompute(spark, shape.groups(), state, commit)
+        : () -> commit.overwrite(query);
     try {
       switch (plan.technique()) {
         case APPEND_ONLY -> commit.append(plan.change().orElseThrow().gained());
         case ROW_BASED, WINDOW_FUNCTION -> RowCounts.refresh(spark, plan.change().orElseThrow(),
             List.of(analyzed.schema().fieldNames()), target, commit);
-        case GROUP_AGGREGATE -> MergedGroups.refresh(spark, analyzed, shape.groups(), plan.changes(), target, commit);
+        case GROUP_AGGREGATE -> MergedGroups.refresh(spark, shape.groups(), plan, plan.next().refresh() - 1, state, target, commit);
         case GENERIC_AGGREGATE -> TouchedGroups.refresh(spark, analyzed, shape.keys(), plan.changes(), commit);
         case PARTITION_OVERWRITE -> plan.partitions().orElseThrow().refresh(spark, commit);
-        default -> commit.overwrite(query);
+        default -> recompute.run();
       }
     } catch (Exception e) { // Spark's job failures are checked exceptions, thrown undeclared
       // An input's files as the last refresh read them, deleted since (VACUUM): nothing was committed, recompute.
@@ -89,27 +94,39 @@ public final class MaterializedViewExecutor implements FlowExecutor {
       }
       run.warn("flow '" + run.flow().name() + "': " + plan.technique() + " could not read its inputs as the last refresh"
           + " read them (" + SparkErrors.firstLine(e) + "): recomputed in full", Map.of("technique", plan.technique().name()));
-      commit.overwrite(query);
+      recompute.run();
     }
   }
 
-  /** How a refresh of {@code target} by {@code analyzed}, its query over its inputs' versions now, goes. */
-  static RefreshPlan plan(SparkSession spark, DatasetDefinition target, FlowDefinition flow, StructType targetSchema,
-      LogicalPlan analyzed, QueryShape shape, Tuple2<DeltaLog, Snapshot> view) {
-    Optional<IncrementalizationIssue> dropsRows = target.expectations().stream()
+  /** Whether the view keeps the state its groups merge from: they can, and its policy and expectations let them. */
+  private static boolean keepsState(DatasetDefinition target, QueryShape shape) {
+    return shape.groupAggregate().isEmpty() && target.refreshPolicy() != RefreshPolicy.FULL && dropsRows(target).isEmpty();
+  }
+
+  private static Optional<IncrementalizationIssue> dropsRows(DatasetDefinition target) {
+    return target.expectations().stream()
         .filter(e -> e.action() == ViolationAction.DROP).findFirst()
         .map(e -> new IncrementalizationIssue(IncrementalizationIssue.EXPECTATION_DROPS_ROWS, "expectation '" + e.name()
             + "' drops rows of the view: a dropped group cannot be merged"));
+  }
+
+  /** How a refresh of {@code target} by {@code analyzed}, its query over its inputs' versions now, goes. */
+  static RefreshPlan plan(SparkSession spark, GroupState state, DatasetDefinition target, FlowDefinition flow,
+      StructType targetSchema, LogicalPlan analyzed, QueryShape shape, Tuple2<DeltaLog, Snapshot> view) {
+    Optional<IncrementalizationIssue> dropsRows = dropsRows(target);
     Optional<IncrementalizationIssue> notKeyed = WriterSupport.whyNot(view._2()).map(why -> new IncrementalizationIssue(
         IncrementalizationIssue.VIEW_NOT_KEYED_WRITABLE, "the view's table cannot have rows replaced in place: " + why));
     List<DeltaInput> inputs = DeltaInput.of(analyzed);
     GroupKeys.Traced partitioned = partitionKeys(target, shape);
     Optional<IncrementalizationIssue> unpartitioned = Optional.ofNullable(partitioned.whyNot())
         .map(why -> new IncrementalizationIssue(IncrementalizationIssue.OPERATOR_NOT_SUPPORTED, why));
+    RefreshState.Previous previous = RefreshState.read(view._1(), view._2().version());
+    Optional<IncrementalizationIssue> stateless = keepsState(target, shape)
+        ? previous.state().flatMap(last -> state.whyNot(spark, last.refresh())) : Optional.empty();
     RefreshPlanner.View planned = new RefreshPlanner.View(shape,
         definition(spark, target, flow, targetSchema, analyzed, inputs), target.refreshPolicy(), dropsRows, notKeyed,
-        !target.partitionColumns().isEmpty(), unpartitioned, DeltaInput.bytes(view._2()));
-    return RefreshPlanner.plan(planned, inputs, RefreshState.read(view._1(), view._2().version()),
+        stateless, !target.partitionColumns().isEmpty(), unpartitioned, DeltaInput.bytes(view._2()));
+    return RefreshPlanner.plan(planned, inputs, previous,
         changes -> ChangePlan.of(spark, shape.joined(), changes),
         // A query whose group keys trace to its input's columns reads that one input.
         changes -> changes.size() == 1 ? ChangedPartitions.of(spark, analyzed, partitioned.keys(), changes.get(0))

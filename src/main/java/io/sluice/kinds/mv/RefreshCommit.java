@@ -26,14 +26,27 @@ final class RefreshCommit {
   private final FlowRun run;
   private final RefreshPlan plan;
   private final Tuple2<DeltaLog, Snapshot> view;
+  private final CommitTag tag;
   private final String metadata;
+  private Runnable before = () -> {};
 
   /** The commit of {@code plan} to {@code view}, as of the version the plan read. */
   RefreshCommit(FlowRun run, RefreshPlan plan, Tuple2<DeltaLog, Snapshot> view, String appId) {
     this.run = run;
     this.plan = plan;
     this.view = view;
-    this.metadata = new CommitTag(appId, plan.next().refresh()).json(run.spark(), RefreshState.FIELD, plan.next().json());
+    this.tag = new CommitTag(appId, plan.next().refresh());
+    this.metadata = tag.json(run.spark(), RefreshState.FIELD, plan.next().json());
+  }
+
+  /** The tag of the refresh's commits: its flow's app id and the refresh's number. */
+  CommitTag tag() {
+    return tag;
+  }
+
+  /** Runs {@code write} after the view's new rows pass its expectations, just before their commit: the view's state. */
+  void beforeCommit(Runnable write) {
+    this.before = write;
   }
 
   /** Appends {@code rows} to the view's. */
@@ -67,6 +80,7 @@ final class RefreshCommit {
   private void write(Dataset<Row> rows, Consumer<Dataset<Row>> commit) {
     run.processBatch(rows, plan.next().refresh(), (checked, id, count) -> {
       // Recorded even when no row changed: the commit carries the state the next refresh starts from.
+      before.run();
       DeltaWrites.recordingEmptyCommits(run.spark(), () -> DeltaWrites.withUserMetadata(run.spark(), metadata, () -> {
         commit.accept(checked);
         return null;

@@ -1,6 +1,7 @@
 package io.sluice.kinds.mv;
 
 import io.sluice.common.SparkErrors;
+import io.sluice.execution.Checkpoints;
 import io.sluice.execution.DeltaTarget;
 import io.sluice.graph.DatasetDefinition;
 import io.sluice.graph.FlowConf;
@@ -32,7 +33,8 @@ public final class RefreshOptions {
     add(techniques, shape.appendOnly(), "APPEND_ONLY after appends");
     add(techniques, shape.rowBased(), "ROW_BASED after deletes and updates");
     add(techniques, shape.windowFunction(), "WINDOW_FUNCTION after any change");
-    add(techniques, shape.groupAggregate(), "GROUP_AGGREGATE after appends");
+    add(techniques, shape.groupAggregate(), "GROUP_AGGREGATE after any change" + (shape.groups() != null
+        && shape.groups().hasExtremes() ? " (a group that loses its min or max is recomputed)" : ""));
     GroupKeys.Traced partitioned = MaterializedViewExecutor.partitionKeys(view, shape);
     if (partitioned.keys() != null) {
       techniques.add("PARTITION_OVERWRITE after any change if its input is partitioned by "
@@ -61,7 +63,8 @@ public final class RefreshOptions {
    * versions and its own last refresh (a view never refreshed is computed in full). Reads logs and,
    * for a join or window, the changed rows' keys; writes nothing.
    */
-  public static NextRefresh now(SparkSession spark, ResolvedGraph graph, ResolvedFlow flow, DatasetDefinition view) {
+  public static NextRefresh now(SparkSession spark, Checkpoints checkpoints, ResolvedGraph graph, ResolvedFlow flow,
+      DatasetDefinition view) {
     String table = view.name().quoted();
     if (!spark.catalog().tableExists(table)) {
       return new NextRefresh(Optional.of(Technique.COMPLETE_RECOMPUTE.name()),
@@ -72,7 +75,7 @@ public final class RefreshOptions {
           (dataset, streaming) -> spark.table(dataset.name().quoted()));
       RefreshPlan plan = FlowConf.withSqlConf(spark, flow.definition().sqlConf(), () -> {
         LogicalPlan analyzed = flow.definition().query().build(tables).queryExecution().analyzed();
-        return MaterializedViewExecutor.plan(spark, view, flow.definition(), graph.schemas().get(view.name()), analyzed,
+        return MaterializedViewExecutor.plan(spark, new GroupState(checkpoints.viewState(view.name())), view, flow.definition(), graph.schemas().get(view.name()), analyzed,
             QueryShape.of(analyzed), DeltaTarget.table(view.name()).latest(spark));
       });
       return new NextRefresh(Optional.of(plan.technique().name()),

@@ -88,12 +88,14 @@ record RefreshState(long refresh, String definition, Map<String, Long> inputs) {
     return new Previous(Optional.empty(), Optional.of(new IncrementalizationIssue(type, reason)));
   }
 
-  private static boolean changesRows(Action action) {
+  /** Whether a commit's {@code action} changes the table's rows or columns (not OPTIMIZE's rearranging). */
+  static boolean changesRows(Action action) {
     return action instanceof AddFile add && add.dataChange() || action instanceof RemoveFile remove && remove.dataChange()
         || action instanceof Metadata;
   }
 
-  private static List<Action> commit(DeltaLog log, long version) {
+  /** The actions of the commit at {@code version} of the table of {@code log}. */
+  static List<Action> commit(DeltaLog log, long version) {
     Iterator<Tuple2<Object, Seq<Action>>> commits = log.getChanges(version, Option.empty(), true);
     return commits.hasNext() ? CollectionConverters.asJava(commits.next()._2()) : List.of();
   }
