@@ -2,6 +2,7 @@ package io.sluice.kinds.mv;
 
 import static org.apache.spark.sql.functions.coalesce;
 import static org.apache.spark.sql.functions.col;
+import static org.apache.spark.sql.functions.count;
 import static org.apache.spark.sql.functions.greatest;
 import static org.apache.spark.sql.functions.least;
 import static org.apache.spark.sql.functions.lit;
@@ -68,7 +69,18 @@ final class GroupColumns {
   private final List<Output> outputs;
 
   /** How a group's aggregate follows rows added to it and taken from it. */
-  enum Merge { COUNT, SUM, AVG, MIN, MAX }
+  enum Merge {
+    COUNT, SUM, AVG, MIN, MAX;
+
+    /** The aggregate of {@code values} that the group's kept value takes in: their sum, min or max. */
+    Column of(Column values) {
+      return switch (this) {
+        case MIN -> min(values);
+        case MAX -> max(values);
+        default -> sum(values);
+      };
+    }
+  }
 
   /** One column of the view: a group key (its grouping expression), or an aggregate (its call and how it merges). */
   private record Output(String name, DataType type, Expression key, AggregateExpression call, Merge merge) {
@@ -160,12 +172,16 @@ final class GroupColumns {
         .map(o -> ExpressionUtils.column(o.key()).as(o.name())).toArray(Column[]::new);
   }
 
-  /** A change's aggregate per group, over the aggregate's input rows with their {@code sign} (+1 added, -1 taken away). */
+  /**
+   * A change's aggregate per group, over the aggregate's input rows with their {@code sign} (+1
+   * added, -1 taken away); all added when {@code sign} is null, which aggregates as plainly as
+   * the query does.
+   */
   Column[] change(Column sign) {
+    boolean signed = sign != null;
     List<Column> columns = new ArrayList<>();
-    columns.add(coalesce(sum(sign).cast("long"), lit(0L)).as(ROWS));
-    Column added = sign.gt(0);
-    Column taken = sign.lt(0);
+    columns.add((signed ? coalesce(sum(sign).cast("long"), lit(0L)) : count(lit(1))).as(ROWS));
+    Column added = signed ? sign.gt(0) : lit(true);
     for (int j = 0; j < outputs.size(); j++) {
       Output output = outputs.get(j);
       if (output.merge() == null) {
@@ -173,30 +189,21 @@ final class GroupColumns {
       }
       Column counted = counted(output.call());
       Column value = ExpressionUtils.column(output.value());
-      switch (output.merge()) {
-        case COUNT -> columns.add(counts(counted, sign).as(n(j)));
-        case SUM, AVG -> {
-          DataType type = stateSumType(output);
-          columns.add(counts(counted, sign).as(n(j)));
-          columns.add(sum(when(added.and(counted), value.cast(type))).cast(type).as(a(j)));
-          columns.add(sum(when(taken.and(counted), value.cast(type))).cast(type).as(d(j)));
-        }
-        case MIN -> {
-          columns.add(min(when(added.and(counted), value)).as(a(j)));
-          columns.add(min(when(taken.and(counted), value)).as(d(j)));
-        }
-        case MAX -> {
-          columns.add(max(when(added.and(counted), value)).as(a(j)));
-          columns.add(max(when(taken.and(counted), value)).as(d(j)));
-        }
+      if (output.merge() == Merge.COUNT || output.merge() == Merge.SUM || output.merge() == Merge.AVG) {
+        columns.add((signed ? coalesce(sum(when(counted, sign).otherwise(0)).cast("long"), lit(0L))
+            : count(when(counted, lit(true)))).as(n(j)));
       }
+      if (output.merge() == Merge.COUNT) {
+        continue;
+      }
+      DataType type = output.merge() == Merge.MIN || output.merge() == Merge.MAX ? output.value().dataType()
+          : stateSumType(output);
+      Column addedValue = when(signed ? added.and(counted) : counted, value.cast(type));
+      columns.add(output.merge().of(addedValue).cast(type).as(a(j)));
+      columns.add((signed ? output.merge().of(when(sign.lt(0).and(counted), value.cast(type))) : lit(null))
+          .cast(type).as(d(j)));
     }
     return columns.toArray(Column[]::new);
-  }
-
-  /** The rows the aggregate counts, each by its sign. */
-  private static Column counts(Column counted, Column sign) {
-    return coalesce(sum(when(counted, sign).otherwise(0)).cast("long"), lit(0L));
   }
 
   /**

@@ -1,7 +1,6 @@
 package io.sluice.kinds.mv;
 
 import static org.apache.spark.sql.functions.col;
-import static org.apache.spark.sql.functions.lit;
 import static org.apache.spark.sql.functions.not;
 
 import io.sluice.common.Identifiers;
@@ -34,14 +33,13 @@ final class MergedGroups {
 
   /** Computes the view and its state afresh, in one pass over its input. */
   static void recompute(SparkSession spark, GroupColumns groups, GroupState state, RefreshCommit commit) {
-    Dataset<Row> all = SparkPlans.ofRows(spark, groups.aggregate().child()).withColumn(ChangePlan.SIGN, lit(1));
-    write(spark, groups, all, null, null, state, commit, false);
+    write(spark, groups, SparkPlans.ofRows(spark, groups.aggregate().child()), null, null, state, commit, false);
   }
 
   private static void write(SparkSession spark, GroupColumns groups, Dataset<Row> signed, Dataset<Row> kept,
       Dataset<Row> held, GroupState state, RefreshCommit commit, boolean retracting) {
     List<String> keys = groups.keys();
-    Column[] change = groups.change(col(ChangePlan.SIGN));
+    Column[] change = groups.change(retracting ? col(ChangePlan.SIGN) : null);
     Dataset<Row> merged = signed.groupBy(groups.keyValues()).agg(change[0], java.util.Arrays.copyOfRange(change, 1, change.length))
         .as("c");
     if (kept != null) {

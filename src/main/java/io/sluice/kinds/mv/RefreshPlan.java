@@ -77,6 +77,9 @@ record RefreshPlan(Technique technique, List<TechniqueInfo> techniques, List<Inp
       case NO_OP -> "refresh: NO_OP, no input changed since the last refresh";
       case COMPLETE_RECOMPUTE -> "refresh: COMPLETE_RECOMPUTE" + firstReason().map(i -> ", " + i.reason()).orElse("");
       case APPEND_ONLY, GROUP_AGGREGATE -> {
+        if (changes.stream().anyMatch(c -> c.kind() == InputChange.Kind.CHANGED)) {
+          yield changedBytes();
+        }
         long rows = changes.stream().mapToLong(InputChange::appendedRows).sum();
         yield String.format(Locale.ROOT, "refresh: %s, %,d %s appended to %s", technique, rows, rows == 1 ? "row" : "rows",
             changedNames());
@@ -86,8 +89,12 @@ record RefreshPlan(Technique technique, List<TechniqueInfo> techniques, List<Inp
         yield String.format(Locale.ROOT, "refresh: %s, %,d %s of %s changed", technique, count,
             count == 1 ? "partition" : "partitions", changedNames());
       }
-      default -> String.format(Locale.ROOT, "refresh: %s, %,d bytes of changes to %s", technique,
-          changes.stream().mapToLong(InputChange::changedBytes).sum(), changedNames());
+      default -> changedBytes();
     };
+  }
+
+  private String changedBytes() {
+    return String.format(Locale.ROOT, "refresh: %s, %,d bytes of changes to %s", technique,
+        changes.stream().mapToLong(InputChange::changedBytes).sum(), changedNames());
   }
 }
