@@ -31,7 +31,10 @@ public final class Checkpoints {
     return root.resolve(safe(target.key())).resolve(".auto-cdc-state");
   }
 
-  /** Where a materialized view keeps what its groups need to be merged: beside its flow's checkpoint, cleared with it. */
+  /**
+   * The folder of the tables where a materialized view keeps what its groups need to be merged:
+   * beside its flow's checkpoint, cleared with it.
+   */
   public StoragePath viewState(DatasetName target) {
     return root.resolve(safe(target.key())).resolve(".view-state");
   }

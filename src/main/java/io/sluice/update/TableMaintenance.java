@@ -103,7 +103,10 @@ public final class TableMaintenance {
         .map(Identifiers::quote).collect(Collectors.joining(", ")) + ")").orElse("");
     run(table.name().name(), table.name().name(), target, table.name().quoted(), zOrderBy);
     maintainPath(table.name().name() + " (AUTO CDC state)", checkpoints.autoCdcState(table.name()));
-    maintainPath(table.name().name() + " (view state)", checkpoints.viewState(table.name()));
+    StoragePath viewState = checkpoints.viewState(table.name());
+    if (viewState.isDirectory()) {
+      viewState.list().forEach(state -> maintainPath(table.name().name() + " (view state " + state.name() + ")", state));
+    }
     mark(table.name());
   }
 

@@ -71,7 +71,7 @@ class ViewRefreshCrashTest {
     assertTrue(p.run().succeeded());
     p.write("landing/1.json", "{\"id\": 3, \"city\": \"Lyon\"}\n");
     String state = "delta.`" + java.util.Arrays.stream(dir.resolve(".sluice/checkpoints").toFile().listFiles())
-        .filter(f -> f.getName().contains("by_city")).findFirst().orElseThrow().toPath().resolve(".view-state") + "`";
+        .filter(f -> f.getName().contains("by_city")).findFirst().orElseThrow().toPath().resolve(".view-state/groups") + "`";
     long stateVersions = p.spark().sql("DESCRIBE HISTORY " + state).count();
 
     RuntimeConfig conf = SharedSpark.session().conf();

@@ -8,12 +8,14 @@ import static org.apache.spark.sql.functions.least;
 import static org.apache.spark.sql.functions.lit;
 import static org.apache.spark.sql.functions.max;
 import static org.apache.spark.sql.functions.min;
+import static org.apache.spark.sql.functions.struct;
 import static org.apache.spark.sql.functions.sum;
 import static org.apache.spark.sql.functions.when;
 
 import io.sluice.common.Identifiers;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import org.apache.spark.sql.Column;
 import io.sluice.common.SparkPlans;
 import io.sluice.delta.Scala;
@@ -42,7 +44,10 @@ import org.apache.spark.sql.catalyst.expressions.aggregate.Min;
 import org.apache.spark.sql.catalyst.expressions.aggregate.Sum;
 import org.apache.spark.sql.catalyst.plans.logical.Aggregate;
 import org.apache.spark.sql.classic.ExpressionUtils;
+import org.apache.spark.sql.catalyst.expressions.UnscaledValue;
 import org.apache.spark.sql.types.DataType;
+import org.apache.spark.sql.types.DataTypes;
+import org.apache.spark.sql.types.DecimalType;
 import org.apache.spark.sql.types.DoubleType;
 import org.apache.spark.sql.types.FloatType;
 import scala.jdk.javaapi.CollectionConverters;
@@ -54,7 +59,8 @@ import scala.runtime.AbstractPartialFunction;
  * beside the view ({@link GroupState}) so that rows can be added to it and taken from it. Only
  * aggregates that do so exactly qualify: {@code count}, {@code sum} and {@code avg} of exact
  * numbers (a count, and a sum in the aggregate's own type, per group), {@code min} and
- * {@code max} (the view's own value; a group that loses the row holding it is recomputed).
+ * {@code max} (the view's own value; a group that loses the row holding it is recomputed), and
+ * one {@code count(DISTINCT ...)} (each value's count per group, {@link DistinctValues}).
  *
  * <p>Columns of a change's aggregate: {@value #ROWS} (the rows it adds less those it takes
  * away), and per aggregate {@code j} {@code __sluice_n<j>} (the same of the rows it counts),
@@ -65,12 +71,15 @@ import scala.runtime.AbstractPartialFunction;
 final class GroupColumns {
   static final String ROWS = "__sluice_rows";
   static final String LOST = "__sluice_lost";
+  static final String VALUE = "__sluice_value";
+  /** The decimal digits a double holds exactly, as Spark's optimizer counts them for an average of decimals. */
+  private static final int MAX_DOUBLE_DIGITS = 15;
   private final Aggregate aggregate;
   private final List<Output> outputs;
 
   /** How a group's aggregate follows rows added to it and taken from it. */
   enum Merge {
-    COUNT, SUM, AVG, MIN, MAX;
+    COUNT, SUM, AVG, MIN, MAX, DISTINCT;
 
     /** The aggregate of {@code values} that the group's kept value takes in: their sum, min or max. */
     Column of(Column values) {
@@ -112,11 +121,19 @@ final class GroupColumns {
         return Shaped.not("column " + quoted + " computes over aggregates (" + value.sql()
             + "); only count, sum, avg, min and max, each a column of its own, merge");
       }
-      if (call.isDistinct()) {
-        return Shaped.not("column " + quoted + " aggregates DISTINCT values (" + value.sql()
-            + "): merging needs the values themselves");
-      }
       AggregateFunction function = call.aggregateFunction();
+      if (call.isDistinct()) {
+        if (!(function instanceof Count) || call.filter().isDefined()) {
+          return Shaped.not("column " + quoted + " aggregates DISTINCT values (" + value.sql()
+              + "): only count(DISTINCT ...) without FILTER merges, from each group's count of each value");
+        }
+        if (outputs.stream().anyMatch(o -> o.merge() == Merge.DISTINCT)) {
+          return Shaped.not("column " + quoted + " is a second count(DISTINCT ...): a group keeps the counts of one"
+              + " column's values");
+        }
+        outputs.add(new Output(column.name(), ((Expression) column).dataType(), null, call, Merge.DISTINCT));
+        continue;
+      }
       Merge merge = function instanceof Count ? Merge.COUNT
           : function instanceof Sum ? Merge.SUM
           : function instanceof Average ? Merge.AVG
@@ -184,7 +201,7 @@ final class GroupColumns {
     Column added = signed ? sign.gt(0) : lit(true);
     for (int j = 0; j < outputs.size(); j++) {
       Output output = outputs.get(j);
-      if (output.merge() == null) {
+      if (output.merge() == null || output.merge() == Merge.DISTINCT) {
         continue;
       }
       Column counted = counted(output.call());
@@ -198,10 +215,10 @@ final class GroupColumns {
       }
       DataType type = output.merge() == Merge.MIN || output.merge() == Merge.MAX ? output.value().dataType()
           : stateSumType(output);
-      Column addedValue = when(signed ? added.and(counted) : counted, value.cast(type));
-      columns.add(output.merge().of(addedValue).cast(type).as(a(j)));
-      columns.add((signed ? output.merge().of(when(sign.lt(0).and(counted), value.cast(type))) : lit(null))
-          .cast(type).as(d(j)));
+      Column kept = unscaledAverage(output).isPresent()
+          ? ExpressionUtils.column(new UnscaledValue(output.value())) : value.cast(type);
+      columns.add(output.merge().of(when(signed ? added.and(counted) : counted, kept)).cast(type).as(a(j)));
+      columns.add((signed ? output.merge().of(when(sign.lt(0).and(counted), kept)) : lit(null)).cast(type).as(d(j)));
     }
     return columns.toArray(Column[]::new);
   }
@@ -227,6 +244,8 @@ final class GroupColumns {
       }
       switch (output.merge()) {
         case COUNT -> columns.add(coalesce(from("s", n(j), kept), lit(0L)).plus(col("c." + n(j))).as(n(j)));
+        case DISTINCT -> columns.add(coalesce(from("s", n(j), kept), lit(0L)).plus(coalesce(col("c." + a(j)), lit(0L)))
+            .as(n(j)));
         case SUM, AVG -> {
           DataType type = stateSumType(output);
           columns.add(coalesce(from("s", n(j), kept), lit(0L)).plus(col("c." + n(j))).as(n(j)));
@@ -275,7 +294,7 @@ final class GroupColumns {
     columns.add(col(ROWS));
     for (int j = 0; j < outputs.size(); j++) {
       Merge merge = outputs.get(j).merge();
-      if (merge == Merge.COUNT || merge == Merge.SUM || merge == Merge.AVG) {
+      if (merge == Merge.COUNT || merge == Merge.SUM || merge == Merge.AVG || merge == Merge.DISTINCT) {
         columns.add(col(n(j)));
       }
       if (merge == Merge.SUM || merge == Merge.AVG) {
@@ -291,9 +310,9 @@ final class GroupColumns {
     for (int j = 0; j < outputs.size(); j++) {
       Output output = outputs.get(j);
       Column value = output.merge() == null ? col(Identifiers.quote(output.name())) : switch (output.merge()) {
-        case COUNT -> col(n(j));
+        case COUNT, DISTINCT -> col(n(j));
         case SUM -> when(col(n(j)).gt(0), col(s(j)));
-        case AVG -> average((Average) output.call().aggregateFunction(), s(j), n(j));
+        case AVG -> average(output, s(j), n(j));
         case MIN, MAX -> col(v(j));
       };
       columns.add(value.cast(output.type()).as(output.name()));
@@ -302,7 +321,13 @@ final class GroupColumns {
   }
 
   /** Spark's own result of {@code avg} from its sum and count, so that the rounding is the same as a full recompute's. */
-  private static Column average(Average average, String sumColumn, String countColumn) {
+  private static Column average(Output output, String sumColumn, String countColumn) {
+    Optional<DecimalType> unscaled = unscaledAverage(output);
+    if (unscaled.isPresent()) {
+      return when(col(countColumn).gt(0), col(sumColumn).cast("double").divide(col(countColumn).cast("double"))
+          .divide(lit(Math.pow(10, unscaled.get().scale()))));
+    }
+    Average average = (Average) output.call().aggregateFunction();
     List<AttributeReference> buffer = CollectionConverters.asJava(average.aggBufferAttributes());
     Expression sumValue = ExpressionUtils.expression(col(sumColumn).cast(average.sumDataType()));
     Expression countValue = ExpressionUtils.expression(col(countColumn));
@@ -319,9 +344,64 @@ final class GroupColumns {
     }));
   }
 
-  /** The type a sum or average keeps its sum in: the sum's own, or the average's running sum's. */
+  /**
+   * The type a sum or average keeps its sum in: the sum's own, the average's running sum's, or a
+   * whole number for an {@link #unscaledAverage}.
+   */
   private static DataType stateSumType(Output output) {
+    if (unscaledAverage(output).isPresent()) {
+      return DataTypes.LongType;
+    }
     return output.call().aggregateFunction() instanceof Average average ? average.sumDataType() : output.call().dataType();
+  }
+
+  /**
+   * The type of the values of an {@code avg} that Spark's optimizer computes in floating point,
+   * as a sum of their unscaled whole numbers divided by the count and by the scale (decimals of up
+   * to 11 digits, whose average's 15 digits a double holds): kept so, it gives the same digits.
+   */
+  private static Optional<DecimalType> unscaledAverage(Output output) {
+    return output.merge() == Merge.AVG && output.value().dataType() instanceof DecimalType decimal
+        && decimal.precision() + 4 <= MAX_DOUBLE_DIGITS ? Optional.of(decimal) : Optional.empty();
+  }
+
+  /**
+   * The values whose count per group a {@code count(DISTINCT ...)} column keeps, named
+   * {@value #VALUE}: its one argument, or a struct of its arguments; NULL where it does not count
+   * the row (an argument is NULL). Empty when the view has no such column.
+   */
+  Optional<Column> distinctValue() {
+    return outputs.stream().filter(o -> o.merge() == Merge.DISTINCT).findFirst().map(o -> {
+      List<Column> arguments = CollectionConverters.asJava(o.call().aggregateFunction().children()).stream()
+          .map(ExpressionUtils::column).toList();
+      Column value = arguments.size() == 1 ? arguments.get(0) : struct(arguments.toArray(Column[]::new));
+      return when(counted(o.call()), value).as(VALUE);
+    });
+  }
+
+  /**
+   * The columns of {@link #change} rolled up from groups of keys and {@link #distinctValue} to
+   * groups of keys, with {@code a<j>} of the {@code count(DISTINCT ...)} column the sum of
+   * {@code valuesGained}: the values that came to the group less those that left it.
+   */
+  Column[] rolledUp(Column valuesGained) {
+    List<Column> columns = new ArrayList<>();
+    columns.add(sum(col(ROWS)).as(ROWS));
+    for (int j = 0; j < outputs.size(); j++) {
+      Merge merge = outputs.get(j).merge();
+      if (merge == Merge.DISTINCT) {
+        columns.add(sum(valuesGained).as(a(j)));
+      } else if (merge != null) {
+        if (merge == Merge.COUNT || merge == Merge.SUM || merge == Merge.AVG) {
+          columns.add(sum(col(n(j))).as(n(j)));
+        }
+        if (merge != Merge.COUNT) {
+          columns.add(merge.of(col(a(j))).as(a(j)));
+          columns.add(merge.of(col(d(j))).as(d(j)));
+        }
+      }
+    }
+    return columns.toArray(Column[]::new);
   }
 
   /** Whether the aggregate takes the row: all its arguments are set (count) or its one is, and its FILTER holds. */

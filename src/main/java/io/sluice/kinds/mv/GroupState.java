@@ -22,9 +22,10 @@ import org.apache.spark.sql.delta.actions.Action;
 import org.apache.spark.sql.delta.actions.CommitInfo;
 
 /**
- * What a {@link Technique#GROUP_AGGREGATE} view keeps per group beside its rows
- * ({@link GroupColumns}): a Delta table under the view's checkpoints, so that a full refresh of
- * the view clears it and readers of the view never see it. Each refresh commits it just before
+ * What a {@link Technique#GROUP_AGGREGATE} view keeps beside its rows ({@link GroupColumns}): a
+ * Delta table under the view's checkpoints, so that a full refresh of the view clears it and
+ * readers of the view never see it; one of its groups, and one of each group's count of each
+ * value of its {@code count(DISTINCT ...)} column ({@link DistinctValues}). Each refresh commits it just before
  * the view, tagged with the refresh's number; the view's commit then says which refresh its rows
  * are. A refresh killed between the two left the state one refresh ahead: the next refresh
  * restores it to the version of the view's refresh before going on, so the state and the view
@@ -36,12 +37,28 @@ final class GroupState {
   private static final String DELETION_VECTORS_BY_DEFAULT = "spark.databricks.delta.properties.defaults.enableDeletionVectors";
   private final StoragePath path;
 
-  GroupState(StoragePath path) {
+  private GroupState(StoragePath path) {
     this.path = path;
   }
 
-  /** Why the state as the view's refresh {@code refresh} left it cannot be read, if it cannot. */
-  Optional<IncrementalizationIssue> whyNot(SparkSession spark, long refresh) {
+  /** The state tables of a view, in {@code folder}. */
+  record Tables(GroupState groups, GroupState values) {
+    static Tables in(StoragePath folder) {
+      return new Tables(new GroupState(folder.resolve("groups")), new GroupState(folder.resolve("values")));
+    }
+
+    /** Why the state as the view's refresh {@code refresh} left it cannot be read, if it cannot. */
+    Optional<IncrementalizationIssue> whyNot(SparkSession spark, long refresh, boolean withValues) {
+      return groups.whyNot(spark, refresh).or(() -> withValues ? values.whyNot(spark, refresh) : Optional.empty());
+    }
+
+    /** The bytes of the tables kept, which a merge reads. */
+    long bytes(SparkSession spark) {
+      return groups.bytes(spark) + values.bytes(spark);
+    }
+  }
+
+  private Optional<IncrementalizationIssue> whyNot(SparkSession spark, long refresh) {
     try {
       if (!path.isDeltaTable()) {
         return Optional.of(missing("the view's aggregate state is not kept yet (a full recompute writes it)"));
@@ -51,6 +68,10 @@ final class GroupState {
     } catch (RuntimeException e) {
       return Optional.of(missing("the view's aggregate state cannot be read (" + SparkErrors.firstLine(e) + ")"));
     }
+  }
+
+  private long bytes(SparkSession spark) {
+    return path.isDeltaTable() ? target().filesAndBytes(spark)[1] : 0;
   }
 
   private static IncrementalizationIssue missing(String reason) {

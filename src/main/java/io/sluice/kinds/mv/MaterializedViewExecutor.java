@@ -58,7 +58,7 @@ public final class MaterializedViewExecutor implements FlowExecutor {
     DeltaTarget target = DeltaTarget.table(run.target().name());
     Tuple2<DeltaLog, Snapshot> view = target.latest(spark);
     QueryShape shape = QueryShape.of(analyzed);
-    GroupState state = new GroupState(checkpoints.viewState(run.target().name()));
+    GroupState.Tables state = GroupState.Tables.in(checkpoints.viewState(run.target().name()));
     RefreshPlan plan = plan(spark, state, run.target(), run.flow().definition(), run.targetSchema(), analyzed, shape, view);
     run.planned("flow '" + run.flow().name() + "': " + plan.summary(), plan.details(), plan.technique() != Technique.NO_OP);
     if (run.target().refreshPolicy() == RefreshPolicy.INCREMENTAL_STRICT && !plan.strictAllows()) {
@@ -98,9 +98,14 @@ public final class MaterializedViewExecutor implements FlowExecutor {
     }
   }
 
-  /** Whether the view keeps the state its groups merge from: they can, and its policy and expectations let them. */
+  /**
+   * Whether the view keeps the state its groups merge from: they can, and its policy and
+   * expectations let them. A view partitioned as its input does not: it is refreshed by its
+   * changed partitions, which need no state, after any change.
+   */
   private static boolean keepsState(DatasetDefinition target, QueryShape shape) {
-    return shape.groupAggregate().isEmpty() && target.refreshPolicy() != RefreshPolicy.FULL && dropsRows(target).isEmpty();
+    return shape.groupAggregate().isEmpty() && target.refreshPolicy() != RefreshPolicy.FULL && dropsRows(target).isEmpty()
+        && partitionKeys(target, shape).keys() == null;
   }
 
   private static Optional<IncrementalizationIssue> dropsRows(DatasetDefinition target) {
@@ -111,7 +116,7 @@ public final class MaterializedViewExecutor implements FlowExecutor {
   }
 
   /** How a refresh of {@code target} by {@code analyzed}, its query over its inputs' versions now, goes. */
-  static RefreshPlan plan(SparkSession spark, GroupState state, DatasetDefinition target, FlowDefinition flow,
+  static RefreshPlan plan(SparkSession spark, GroupState.Tables state, DatasetDefinition target, FlowDefinition flow,
       StructType targetSchema, LogicalPlan analyzed, QueryShape shape, Tuple2<DeltaLog, Snapshot> view) {
     Optional<IncrementalizationIssue> dropsRows = dropsRows(target);
     Optional<IncrementalizationIssue> notKeyed = WriterSupport.whyNot(view._2()).map(why -> new IncrementalizationIssue(
@@ -121,11 +126,15 @@ public final class MaterializedViewExecutor implements FlowExecutor {
     Optional<IncrementalizationIssue> unpartitioned = Optional.ofNullable(partitioned.whyNot())
         .map(why -> new IncrementalizationIssue(IncrementalizationIssue.OPERATOR_NOT_SUPPORTED, why));
     RefreshState.Previous previous = RefreshState.read(view._1(), view._2().version());
-    Optional<IncrementalizationIssue> stateless = keepsState(target, shape)
-        ? previous.state().flatMap(last -> state.whyNot(spark, last.refresh())) : Optional.empty();
+    boolean keepsState = keepsState(target, shape);
+    Optional<IncrementalizationIssue> stateless = keepsState
+        ? previous.state().flatMap(last -> state.whyNot(spark, last.refresh(), shape.groups().distinctValue().isPresent()))
+        : Optional.of(new IncrementalizationIssue(IncrementalizationIssue.STATE_NOT_KEPT, "the view keeps no group"
+            + " state: its policy, expectations or partitions (as its input's, refreshed by PARTITION_OVERWRITE) leave none"));
     RefreshPlanner.View planned = new RefreshPlanner.View(shape,
         definition(spark, target, flow, targetSchema, analyzed, inputs), target.refreshPolicy(), dropsRows, notKeyed,
-        stateless, !target.partitionColumns().isEmpty(), unpartitioned, DeltaInput.bytes(view._2()));
+        stateless, keepsState ? state.bytes(spark) : 0, !target.partitionColumns().isEmpty(), unpartitioned,
+        DeltaInput.bytes(view._2()));
     return RefreshPlanner.plan(planned, inputs, previous,
         changes -> ChangePlan.of(spark, shape.joined(), changes),
         // A query whose group keys trace to its input's columns reads that one input.

@@ -75,7 +75,7 @@ public final class RefreshOptions {
           (dataset, streaming) -> spark.table(dataset.name().quoted()));
       RefreshPlan plan = FlowConf.withSqlConf(spark, flow.definition().sqlConf(), () -> {
         LogicalPlan analyzed = flow.definition().query().build(tables).queryExecution().analyzed();
-        return MaterializedViewExecutor.plan(spark, new GroupState(checkpoints.viewState(view.name())), view, flow.definition(), graph.schemas().get(view.name()), analyzed,
+        return MaterializedViewExecutor.plan(spark, GroupState.Tables.in(checkpoints.viewState(view.name())), view, flow.definition(), graph.schemas().get(view.name()), analyzed,
             QueryShape.of(analyzed), DeltaTarget.table(view.name()).latest(spark));
       });
       return new NextRefresh(Optional.of(plan.technique().name()),

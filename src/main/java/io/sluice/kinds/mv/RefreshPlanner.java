@@ -28,11 +28,12 @@ final class RefreshPlanner {
    * @param dropsRows why its groups cannot be merged from its rows: an expectation drops rows
    * @param notKeyed why its rows cannot be replaced in place, if they cannot
    * @param stateless why the state its groups merge from is not the one of its last refresh, if it is not
+   * @param stateBytes the bytes of that state
    * @param partitioned whether it is {@code PARTITIONED BY} columns: only then is {@link Technique#PARTITION_OVERWRITE} weighed
    * @param unpartitioned why its partitions are not made of its input's, if they are not
    */
   record View(QueryShape shape, String definition, RefreshPolicy policy, Optional<IncrementalizationIssue> dropsRows,
-      Optional<IncrementalizationIssue> notKeyed, Optional<IncrementalizationIssue> stateless, boolean partitioned, Optional<IncrementalizationIssue> unpartitioned,
+      Optional<IncrementalizationIssue> notKeyed, Optional<IncrementalizationIssue> stateless, long stateBytes, boolean partitioned, Optional<IncrementalizationIssue> unpartitioned,
       long bytes) {}
 
   private RefreshPlanner() {}
@@ -103,14 +104,14 @@ final class RefreshPlanner {
     weighed.add(costs.incremental(Technique.ROW_BASED, readable, Stream.of(shape.rowBased(), underived, view.notKeyed()),
         changedBytes + beside + view.bytes() / 2));
     // Costs are the bytes read and written, estimated: a replacement of some rows reads the view's
-    // keys (half its bytes, say), a merge of groups their state too (about as large). A group that
-    // loses its min or max is recomputed from the whole input. Recomputing the touched groups reads
+    // keys (half its bytes, say), a merge of groups their state too. A group that loses its min or
+    // max is recomputed from the whole input. Recomputing the touched groups reads
     // the whole input as a full recompute does, and more: only an INCREMENTAL policy takes it.
     boolean retracting = changes.stream().anyMatch(c -> c.kind() == InputChange.Kind.CHANGED);
     boolean extremes = shape.groups() != null && shape.groups().hasExtremes();
     weighed.add(costs.incremental(Technique.GROUP_AGGREGATE, readable,
         Stream.of(shape.groupAggregate(), view.dropsRows(), view.notKeyed(), view.stateless()),
-        changedBytes + view.bytes() + (retracting && extremes ? inputBytes : 0)));
+        changedBytes + view.bytes() / 2 + view.stateBytes() + (retracting && extremes ? inputBytes : 0)));
     weighed.add(costs.incremental(Technique.GENERIC_AGGREGATE, readable,
         Stream.of(shape.genericAggregate(), view.notKeyed()), inputBytes + changedBytes + view.bytes()));
     weighed.add(costs.incremental(Technique.WINDOW_FUNCTION, readable,
