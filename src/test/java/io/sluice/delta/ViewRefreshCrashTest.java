@@ -23,15 +23,21 @@ class ViewRefreshCrashTest {
   private static final String BY_CITY = "SELECT city, count(*) AS n, max(id) AS last FROM raw GROUP BY city";
   @TempDir Path dir;
 
-  @Test
-  void aRefreshKilledBeforeItsCommitIsMadeOnceByTheNextUpdate() {
+  /** A pipeline whose view {@code by_city} refreshed once, over {@code rows} landed. */
+  private TestPipeline refreshed(String rows) {
     TestPipeline p = new TestPipeline(dir)
-        .write("landing/0.json", "{\"id\": 1, \"city\": \"Lyon\"}\n{\"id\": 2, \"city\": null}\n")
+        .write("landing/0.json", rows)
         .sql("""
             CREATE STREAMING TABLE raw AS SELECT * FROM STREAM read_files('landing', format => 'json',
               schema => 'id INT, city STRING', rescuedDataColumn => '');
             CREATE MATERIALIZED VIEW by_city REFRESH POLICY INCREMENTAL AS\s""" + BY_CITY + ";");
     assertTrue(p.run().succeeded());
+    return p;
+  }
+
+  @Test
+  void aRefreshKilledBeforeItsCommitIsMadeOnceByTheNextUpdate() {
+    TestPipeline p = refreshed("{\"id\": 1, \"city\": \"Lyon\"}\n{\"id\": 2, \"city\": null}\n");
     p.write("landing/1.json", "{\"id\": 3, \"city\": \"Lyon\"}\n{\"id\": 4, \"city\": \"Nice\"}\n");
     long versions = p.spark().sql("DESCRIBE HISTORY " + p.database() + ".by_city").count();
 
@@ -62,13 +68,7 @@ class ViewRefreshCrashTest {
 
   @Test
   void aRefreshKilledBetweenItsStateAndItsViewLeavesBothAsTheLastRefreshDid() {
-    TestPipeline p = new TestPipeline(dir)
-        .write("landing/0.json", "{\"id\": 1, \"city\": \"Lyon\"}\n{\"id\": 2, \"city\": \"Lyon\"}\n")
-        .sql("""
-            CREATE STREAMING TABLE raw AS SELECT * FROM STREAM read_files('landing', format => 'json',
-              schema => 'id INT, city STRING', rescuedDataColumn => '');
-            CREATE MATERIALIZED VIEW by_city REFRESH POLICY INCREMENTAL AS\s""" + BY_CITY + ";");
-    assertTrue(p.run().succeeded());
+    TestPipeline p = refreshed("{\"id\": 1, \"city\": \"Lyon\"}\n{\"id\": 2, \"city\": \"Lyon\"}\n");
     p.write("landing/1.json", "{\"id\": 3, \"city\": \"Lyon\"}\n");
     String state = "delta.`" + java.util.Arrays.stream(dir.resolve(".sluice/checkpoints").toFile().listFiles())
         .filter(f -> f.getName().contains("by_city")).findFirst().orElseThrow().toPath().resolve(".view-state/groups") + "`";
