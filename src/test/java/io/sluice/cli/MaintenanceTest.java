@@ -26,12 +26,16 @@ class MaintenanceTest {
   @TempDir Path dir;
 
   private PipelineFolder pipeline(String properties) {
+    return pipeline(properties, "");
+  }
+
+  private PipelineFolder pipeline(String properties, String more) {
     PipelineFolder pipeline = PipelineFolder.create(dir, "maintained").sql("t.sql", """
         CREATE STREAMING TABLE raw %s
         AS SELECT * FROM STREAM read_files('landing', format => 'json', schema => 'id INT, kind STRING', maxFilesPerTrigger => 1);
         CREATE STREAMING TABLE evens TBLPROPERTIES ('pipelines.autoOptimize.managed' = 'false')
         AS SELECT * FROM STREAM(raw) WHERE id %% 2 = 0;
-        """.formatted(properties));
+        """.formatted(properties) + more);
     for (int i = 1; i <= 4; i++) {
       pipeline.json("landing/" + i + ".json", "{\"id\": " + i + ", \"kind\": \"k" + (i % 2) + "\"}");
     }
@@ -40,7 +44,8 @@ class MaintenanceTest {
 
   @Test
   void maintenanceKeepsRowsStreamsAndTimeTravel() {
-    PipelineFolder pipeline = pipeline("TBLPROPERTIES ('pipelines.autoOptimize.zOrderCols' = 'kind')");
+    PipelineFolder pipeline = pipeline("TBLPROPERTIES ('pipelines.autoOptimize.zOrderCols' = 'kind')",
+        "CREATE MATERIALIZED VIEW kinds AS SELECT kind, count(*) AS n FROM raw GROUP BY kind;");
     IN_PROCESS.ok(dir, "run");
     long filesBefore = files("raw");
 
@@ -48,6 +53,8 @@ class MaintenanceTest {
     assertTrue(maintained.stdout().contains("raw maintained: files 4 -> 1"), maintained.stdout());
     assertTrue(maintained.stdout().contains("evens maintained"), "sluice maintain takes every table: " + maintained.stdout());
     assertTrue(maintained.stdout().contains("event log maintained"), maintained.stdout());
+    assertTrue(maintained.stdout().contains("kinds (view state groups) maintained"), "the view's group state too: "
+        + maintained.stdout());
     assertEquals(4, filesBefore);
     assertEquals(1, files("raw"));
     assertEquals(List.of(), rows("(SELECT * FROM raw VERSION AS OF 4) EXCEPT ALL (SELECT * FROM raw)"), "no row changed");

@@ -32,7 +32,6 @@ import org.apache.spark.sql.catalyst.plans.logical.Join;
 import org.apache.spark.sql.catalyst.plans.logical.JoinHint$;
 import org.apache.spark.sql.catalyst.plans.logical.LogicalPlan;
 import scala.Option;
-import org.apache.spark.sql.catalyst.expressions.AttributeReference;
 import org.apache.spark.sql.catalyst.expressions.Expression;
 import org.apache.spark.sql.catalyst.expressions.NamedExpression;
 import org.apache.spark.sql.catalyst.expressions.aggregate.AggregateExpression;
@@ -44,14 +43,10 @@ import org.apache.spark.sql.catalyst.expressions.aggregate.Min;
 import org.apache.spark.sql.catalyst.expressions.aggregate.Sum;
 import org.apache.spark.sql.catalyst.plans.logical.Aggregate;
 import org.apache.spark.sql.classic.ExpressionUtils;
-import org.apache.spark.sql.catalyst.expressions.UnscaledValue;
 import org.apache.spark.sql.types.DataType;
-import org.apache.spark.sql.types.DataTypes;
-import org.apache.spark.sql.types.DecimalType;
 import org.apache.spark.sql.types.DoubleType;
 import org.apache.spark.sql.types.FloatType;
 import scala.jdk.javaapi.CollectionConverters;
-import scala.runtime.AbstractPartialFunction;
 
 /**
  * The columns of a view whose query is one GROUP BY at the top, for
@@ -72,8 +67,6 @@ final class GroupColumns {
   static final String ROWS = "__sluice_rows";
   static final String LOST = "__sluice_lost";
   static final String VALUE = "__sluice_value";
-  /** The decimal digits a double holds exactly, as Spark's optimizer counts them for an average of decimals. */
-  private static final int MAX_DOUBLE_DIGITS = 15;
   private final Aggregate aggregate;
   private final List<Output> outputs;
 
@@ -215,8 +208,8 @@ final class GroupColumns {
       }
       DataType type = output.merge() == Merge.MIN || output.merge() == Merge.MAX ? output.value().dataType()
           : stateSumType(output);
-      Column kept = unscaledAverage(output).isPresent()
-          ? ExpressionUtils.column(new UnscaledValue(output.value())) : value.cast(type);
+      Column kept = output.call().aggregateFunction() instanceof Average average ? AverageState.summed(average)
+          : value.cast(type);
       columns.add(output.merge().of(when(signed ? added.and(counted) : counted, kept)).cast(type).as(a(j)));
       columns.add((signed ? output.merge().of(when(sign.lt(0).and(counted), kept)) : lit(null)).cast(type).as(d(j)));
     }
@@ -312,7 +305,7 @@ final class GroupColumns {
       Column value = output.merge() == null ? col(Identifiers.quote(output.name())) : switch (output.merge()) {
         case COUNT, DISTINCT -> col(n(j));
         case SUM -> when(col(n(j)).gt(0), col(s(j)));
-        case AVG -> average(output, s(j), n(j));
+        case AVG -> AverageState.of((Average) output.call().aggregateFunction(), s(j), n(j));
         case MIN, MAX -> col(v(j));
       };
       columns.add(value.cast(output.type()).as(output.name()));
@@ -320,49 +313,10 @@ final class GroupColumns {
     return columns.toArray(Column[]::new);
   }
 
-  /** Spark's own result of {@code avg} from its sum and count, so that the rounding is the same as a full recompute's. */
-  private static Column average(Output output, String sumColumn, String countColumn) {
-    Optional<DecimalType> unscaled = unscaledAverage(output);
-    if (unscaled.isPresent()) {
-      return when(col(countColumn).gt(0), col(sumColumn).cast("double").divide(col(countColumn).cast("double"))
-          .divide(lit(Math.pow(10, unscaled.get().scale()))));
-    }
-    Average average = (Average) output.call().aggregateFunction();
-    List<AttributeReference> buffer = CollectionConverters.asJava(average.aggBufferAttributes());
-    Expression sumValue = ExpressionUtils.expression(col(sumColumn).cast(average.sumDataType()));
-    Expression countValue = ExpressionUtils.expression(col(countColumn));
-    return ExpressionUtils.column(average.evaluateExpression().transform(new AbstractPartialFunction<Expression, Expression>() {
-      @Override
-      public boolean isDefinedAt(Expression e) {
-        return e instanceof AttributeReference reference && buffer.stream().anyMatch(b -> b.exprId().equals(reference.exprId()));
-      }
-
-      @Override
-      public Expression apply(Expression e) {
-        return ((AttributeReference) e).exprId().equals(buffer.get(0).exprId()) ? sumValue : countValue;
-      }
-    }));
-  }
-
-  /**
-   * The type a sum or average keeps its sum in: the sum's own, the average's running sum's, or a
-   * whole number for an {@link #unscaledAverage}.
-   */
+  /** The type a sum or average keeps its sum in: the sum's own, or the average's ({@link AverageState}). */
   private static DataType stateSumType(Output output) {
-    if (unscaledAverage(output).isPresent()) {
-      return DataTypes.LongType;
-    }
-    return output.call().aggregateFunction() instanceof Average average ? average.sumDataType() : output.call().dataType();
-  }
-
-  /**
-   * The type of the values of an {@code avg} that Spark's optimizer computes in floating point,
-   * as a sum of their unscaled whole numbers divided by the count and by the scale (decimals of up
-   * to 11 digits, whose average's 15 digits a double holds): kept so, it gives the same digits.
-   */
-  private static Optional<DecimalType> unscaledAverage(Output output) {
-    return output.merge() == Merge.AVG && output.value().dataType() instanceof DecimalType decimal
-        && decimal.precision() + 4 <= MAX_DOUBLE_DIGITS ? Optional.of(decimal) : Optional.empty();
+    return output.call().aggregateFunction() instanceof Average average ? AverageState.sumType(average)
+        : output.call().dataType();
   }
 
   /**

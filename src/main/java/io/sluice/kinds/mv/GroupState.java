@@ -71,7 +71,7 @@ final class GroupState {
   }
 
   private long bytes(SparkSession spark) {
-    return path.isDeltaTable() ? target().filesAndBytes(spark)[1] : 0;
+    return path.isDeltaTable() ? DeltaInput.bytes(target().latest(spark)._2()) : 0;
   }
 
   private static IncrementalizationIssue missing(String reason) {
