@@ -188,32 +188,77 @@ final class GroupColumns {
    * the query does.
    */
   Column[] change(Column sign) {
-    boolean signed = sign != null;
+    return sign == null ? added() : signed(sign);
+  }
+
+  /** {@link #change} of rows all added: the query's own aggregates, which Spark plans as it plans the query's. */
+  private Column[] added() {
     List<Column> columns = new ArrayList<>();
-    columns.add((signed ? coalesce(sum(sign).cast("long"), lit(0L)) : count(lit(1))).as(ROWS));
-    Column added = signed ? sign.gt(0) : lit(true);
+    columns.add(count(lit(1)).as(ROWS));
+    for (int j = 0; j < outputs.size(); j++) {
+      Output output = outputs.get(j);
+      if (output.merge() == null || output.merge() == Merge.DISTINCT) {
+        continue;
+      }
+      AggregateExpression call = output.call();
+      Column value = filtered(call, ExpressionUtils.column(output.value()));
+      switch (output.merge()) {
+        case COUNT -> columns.add(again(call).as(n(j)));
+        case SUM -> {
+          columns.add(count(value).as(n(j)));
+          columns.add(again(call).as(a(j)));
+        }
+        case AVG -> {
+          columns.add(count(value).as(n(j)));
+          columns.add(sum(filtered(call, AverageState.summed((Average) call.aggregateFunction()))).as(a(j)));
+        }
+        default -> columns.add(again(call).as(a(j)));
+      }
+      if (output.merge() != Merge.COUNT) {
+        columns.add(lit(null).cast(valueType(output)).as(d(j)));
+      }
+    }
+    return columns.toArray(Column[]::new);
+  }
+
+  /** {@link #change} of rows with their {@code sign}. */
+  private Column[] signed(Column sign) {
+    List<Column> columns = new ArrayList<>();
+    columns.add(coalesce(sum(sign).cast("long"), lit(0L)).as(ROWS));
     for (int j = 0; j < outputs.size(); j++) {
       Output output = outputs.get(j);
       if (output.merge() == null || output.merge() == Merge.DISTINCT) {
         continue;
       }
       Column counted = counted(output.call());
-      Column value = ExpressionUtils.column(output.value());
       if (output.merge() == Merge.COUNT || output.merge() == Merge.SUM || output.merge() == Merge.AVG) {
-        columns.add((signed ? coalesce(sum(when(counted, sign).otherwise(0)).cast("long"), lit(0L))
-            : count(when(counted, lit(true)))).as(n(j)));
+        columns.add(coalesce(sum(when(counted, sign).otherwise(0)).cast("long"), lit(0L)).as(n(j)));
       }
       if (output.merge() == Merge.COUNT) {
         continue;
       }
-      DataType type = output.merge() == Merge.MIN || output.merge() == Merge.MAX ? output.value().dataType()
-          : stateSumType(output);
+      DataType type = valueType(output);
       Column kept = output.call().aggregateFunction() instanceof Average average ? AverageState.summed(average)
-          : value.cast(type);
-      columns.add(output.merge().of(when(signed ? added.and(counted) : counted, kept)).cast(type).as(a(j)));
-      columns.add((signed ? output.merge().of(when(sign.lt(0).and(counted), kept)) : lit(null)).cast(type).as(d(j)));
+          : ExpressionUtils.column(output.value()).cast(type);
+      columns.add(output.merge().of(when(sign.gt(0).and(counted), kept)).cast(type).as(a(j)));
+      columns.add(output.merge().of(when(sign.lt(0).and(counted), kept)).cast(type).as(d(j)));
     }
     return columns.toArray(Column[]::new);
+  }
+
+  /** The aggregate call made anew (its own result id), for another aggregate than the query's. */
+  private static Column again(AggregateExpression call) {
+    return ExpressionUtils.column(call.aggregateFunction().toAggregateExpression(call.isDistinct(), call.filter()));
+  }
+
+  /** {@code value} where the call's FILTER holds, else NULL, which aggregates skip. */
+  private static Column filtered(AggregateExpression call, Column value) {
+    return call.filter().isDefined() ? when(coalesce(ExpressionUtils.column(call.filter().get()), lit(false)), value) : value;
+  }
+
+  /** The type of the values {@code __sluice_a<j>} and {@code __sluice_d<j>} hold: a min's or max's, a sum's. */
+  private static DataType valueType(Output output) {
+    return output.merge() == Merge.MIN || output.merge() == Merge.MAX ? output.value().dataType() : stateSumType(output);
   }
 
   /**
