@@ -10,16 +10,12 @@ import java.util.function.Predicate;
 import org.apache.spark.sql.catalyst.expressions.Expression;
 import org.apache.spark.sql.catalyst.expressions.SubqueryExpression;
 import org.apache.spark.sql.catalyst.plans.logical.Aggregate;
-import org.apache.spark.sql.catalyst.plans.logical.Filter;
 import org.apache.spark.sql.catalyst.plans.logical.LocalRelation;
 import org.apache.spark.sql.catalyst.plans.logical.LogicalPlan;
 import org.apache.spark.sql.catalyst.plans.logical.OneRowRelation;
-import org.apache.spark.sql.catalyst.plans.logical.Project;
 import org.apache.spark.sql.catalyst.plans.logical.Range;
 import org.apache.spark.sql.catalyst.plans.logical.Sort;
-import org.apache.spark.sql.catalyst.plans.logical.SubqueryAlias;
 import org.apache.spark.sql.catalyst.plans.logical.Union;
-import org.apache.spark.sql.catalyst.plans.logical.View;
 import org.apache.spark.sql.catalyst.plans.logical.Window;
 import org.apache.spark.sql.delta.files.TahoeLogFileIndex;
 import org.apache.spark.sql.execution.datasources.HadoopFsRelation;
@@ -95,6 +91,7 @@ final class QueryShape {
     Optional<IncrementalizationIssue> regrouped;
     GroupColumns groups = null;
     GroupKeys keys = null;
+    Optional<Aggregate> below = top instanceof Aggregate ? Optional.empty() : aggregateUnderRows(top);
     if (variable.isPresent()) {
       grouped = variable;
       regrouped = variable;
@@ -106,7 +103,19 @@ final class QueryShape {
         groups = shaped.columns();
         grouped = Optional.ofNullable(shaped.whyNot())
             .map(why -> new IncrementalizationIssue(IncrementalizationIssue.AGGREGATE_NOT_SUPPORTED, why));
-        GroupKeys.Traced traced = GroupKeys.of(aggregate, isInput);
+        GroupKeys.Traced traced = GroupKeys.of(aggregate, aggregate, isInput);
+        keys = traced.keys();
+        regrouped = Optional.ofNullable(traced.whyNot())
+            .map(why -> new IncrementalizationIssue(IncrementalizationIssue.AGGREGATE_NOT_SUPPORTED, why));
+      }
+    } else if (below.isPresent()) {
+      // A HAVING, or columns computed from the groups' values: each group still gives its own row or none.
+      grouped = Optional.of(new IncrementalizationIssue(IncrementalizationIssue.OPERATOR_NOT_SUPPORTED,
+          "its GROUP BY is under a projection or filter (HAVING, columns computed from the aggregates): the groups"
+              + " are recomputed, not merged"));
+      regrouped = rowsOnly(below.get().child(), isInput);
+      if (regrouped.isEmpty()) {
+        GroupKeys.Traced traced = GroupKeys.of(below.get(), top, isInput);
         keys = traced.keys();
         regrouped = Optional.ofNullable(traced.whyNot())
             .map(why -> new IncrementalizationIssue(IncrementalizationIssue.AGGREGATE_NOT_SUPPORTED, why));
@@ -119,7 +128,8 @@ final class QueryShape {
     Optional<IncrementalizationIssue> matched = rows.or(() -> unmatchable(analyzed.schema()));
     Optional<IncrementalizationIssue> windows = derivable.or(() -> windowed ? unmatchable(analyzed.schema())
         : Optional.of(unsupported("it has no window function")));
-    return new QueryShape(analyzed, variable, rows, grouped, groups, regrouped, keys, top instanceof Aggregate, matched, windows);
+    return new QueryShape(analyzed, variable, rows, grouped, groups, regrouped, keys, top instanceof Aggregate || below.isPresent(),
+        matched, windows);
   }
 
   /** A column whose values do not compare exactly (floating point, maps), if any: rows cannot be matched by it. */
@@ -141,6 +151,14 @@ final class QueryShape {
       return inexact(array.elementType());
     }
     return type instanceof MapType || type instanceof FloatType || type instanceof DoubleType;
+  }
+
+  /** The aggregate under projections and filters only, at the top of {@code plan}, if there is one. */
+  private static Optional<Aggregate> aggregateUnderRows(LogicalPlan plan) {
+    if (plan instanceof Aggregate aggregate) {
+      return Optional.of(aggregate);
+    }
+    return GroupKeys.passesRows(plan) ? aggregateUnderRows(plan.children().head()) : Optional.empty();
   }
 
   private static LogicalPlan withoutOrder(LogicalPlan plan) {
@@ -254,8 +272,7 @@ final class QueryShape {
           : Optional.of(new IncrementalizationIssue(IncrementalizationIssue.OPERATOR_NOT_SUPPORTED,
               "it reads constant rows (VALUES, range()), which every refresh would add again"));
     }
-    if (!(plan instanceof Project || plan instanceof Filter || plan instanceof Union || plan instanceof SubqueryAlias
-        || plan instanceof View)) {
+    if (!(GroupKeys.passesRows(plan) || plan instanceof Union)) {
       return Optional.of(issue(describe(plan)));
     }
 
