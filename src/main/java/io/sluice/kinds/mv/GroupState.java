@@ -17,9 +17,6 @@ import java.util.OptionalLong;
 import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
 import org.apache.spark.sql.SparkSession;
-import org.apache.spark.sql.delta.DeltaLog;
-import org.apache.spark.sql.delta.actions.Action;
-import org.apache.spark.sql.delta.actions.CommitInfo;
 
 /**
  * What a {@link Technique#GROUP_AGGREGATE} view keeps beside its rows ({@link GroupColumns}): a
@@ -32,8 +29,6 @@ import org.apache.spark.sql.delta.actions.CommitInfo;
  * always agree.
  */
 final class GroupState {
-  /** How far back past the view's refresh a state commit is looked for (a killed refresh, OPTIMIZE). */
-  private static final int LOOK_BACK = 20;
   private static final String DELETION_VECTORS_BY_DEFAULT = "spark.databricks.delta.properties.defaults.enableDeletionVectors";
   private final StoragePath path;
 
@@ -113,22 +108,11 @@ final class GroupState {
    */
   private OptionalLong versionOf(SparkSession spark, long refresh) {
     var current = target().latest(spark);
-    DeltaLog log = current._1();
     long latest = current._2().version();
-    boolean rowsChangedSince = false;
-    for (long v = latest; v >= 0 && v > latest - LOOK_BACK; v--) {
-      List<Action> actions = RefreshState.commit(log, v);
-      for (Action action : actions) {
-        if (action instanceof CommitInfo info && info.userMetadata().isDefined()) {
-          Optional<CommitTag.Made> made = CommitTag.madeBy(info.userMetadata().get());
-          if (made.isPresent() && made.get().batch() == refresh) {
-            return OptionalLong.of(rowsChangedSince ? v : latest);
-          }
-        }
-      }
-      rowsChangedSince |= actions.stream().anyMatch(RefreshState::changesRows);
-    }
-    return OptionalLong.empty();
+    TaggedCommit<CommitTag.Made> tagged = TaggedCommit.find(current._1(), latest,
+        metadata -> CommitTag.madeBy(metadata).filter(made -> made.batch() == refresh));
+    return tagged.tag().isEmpty() ? OptionalLong.empty()
+        : OptionalLong.of(tagged.rowsChanged().isPresent() ? tagged.version() : latest);
   }
 
   private DeltaTarget target() {

@@ -8,6 +8,7 @@ import io.sluice.execution.Checkpoints;
 import io.sluice.execution.DeltaTarget;
 import io.sluice.execution.FlowExecutor;
 import io.sluice.execution.FlowRun;
+import io.sluice.execution.JobPhase;
 import io.sluice.execution.SourceFingerprint;
 import io.sluice.expectations.ViolationAction;
 import io.sluice.graph.DatasetDefinition;
@@ -45,10 +46,11 @@ public final class MaterializedViewExecutor implements FlowExecutor {
 
   @Override
   public void execute(FlowRun run) {
-    run.withFlowConf(() -> {
+    // Each job labelled with its view: the Spark UI and a benchmark tell the views' refreshes apart.
+    run.withFlowConf(() -> JobPhase.labelled(run.spark(), "refresh " + run.target().name().name(), () -> {
       refresh(run);
       return null;
-    });
+    }));
   }
 
   private void refresh(FlowRun run) {

@@ -7,6 +7,7 @@ import io.sluice.execution.BatchSink;
 import io.sluice.execution.CommitTag;
 import io.sluice.execution.DeltaWrites;
 import io.sluice.execution.FlowRun;
+import io.sluice.execution.JobPhase;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Consumer;
@@ -80,11 +81,15 @@ final class RefreshCommit {
   private void write(Dataset<Row> rows, Consumer<Dataset<Row>> commit) {
     run.processBatch(rows, plan.next().refresh(), (checked, id, count) -> {
       // Recorded even when no row changed: the commit carries the state the next refresh starts from.
-      before.run();
-      DeltaWrites.recordingEmptyCommits(run.spark(), () -> DeltaWrites.withUserMetadata(run.spark(), metadata, () -> {
-        commit.accept(checked);
+      JobPhase.labelled(run.spark(), "state", () -> {
+        before.run();
         return null;
-      }));
+      });
+      JobPhase.labelled(run.spark(), "write", () -> DeltaWrites.recordingEmptyCommits(run.spark(),
+          () -> DeltaWrites.withUserMetadata(run.spark(), metadata, () -> {
+            commit.accept(checked);
+            return null;
+          })));
       return new BatchSink.Written(count, Map.of("technique", plan.technique().name()));
     });
   }

@@ -7,20 +7,9 @@ import io.sluice.common.SparkErrors;
 import io.sluice.execution.CommitTag;
 import java.util.Collections;
 import java.util.LinkedHashMap;
-import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import org.apache.spark.sql.delta.DeltaLog;
-import org.apache.spark.sql.delta.actions.Action;
-import org.apache.spark.sql.delta.actions.AddFile;
-import org.apache.spark.sql.delta.actions.CommitInfo;
-import org.apache.spark.sql.delta.actions.Metadata;
-import org.apache.spark.sql.delta.actions.RemoveFile;
-import scala.Option;
-import scala.Tuple2;
-import scala.collection.Iterator;
-import scala.collection.immutable.Seq;
-import scala.jdk.javaapi.CollectionConverters;
 
 /**
  * What a view's last refresh saw: its number, the fingerprint of the view's definition, and the
@@ -32,8 +21,6 @@ import scala.jdk.javaapi.CollectionConverters;
  */
 record RefreshState(long refresh, String definition, Map<String, Long> inputs) {
   static final String FIELD = "view_refresh";
-  /** How far back past commits that only compact the view ({@code OPTIMIZE}) the state is looked for. */
-  private static final int LOOK_BACK = 20;
   private static final ObjectMapper JSON = new ObjectMapper();
 
   RefreshState {
@@ -65,39 +52,19 @@ record RefreshState(long refresh, String definition, Map<String, Long> inputs) {
   }
 
   private static Previous lookBack(DeltaLog view, long version) {
-    for (long v = version; v >= 0 && v > version - LOOK_BACK; v--) {
-      List<Action> actions = commit(view, v);
-      for (Action action : actions) {
-        if (action instanceof CommitInfo info && info.userMetadata().isDefined()) {
-          Optional<JsonNode> field = CommitTag.field(info.userMetadata().get(), FIELD);
-          if (field.isPresent()) {
-            return new Previous(Optional.of(parse(field.get())), Optional.empty());
-          }
-        }
-      }
-      if (actions.stream().anyMatch(RefreshState::changesRows)) {
-        return v == 0 ? none(IncrementalizationIssue.NO_PREVIOUS_REFRESH, "the view has not been refreshed yet")
-            : none(IncrementalizationIssue.VIEW_CHANGED_OUTSIDE_REFRESH, "the view's table was written at version " + v
-                + " by something other than its refresh");
-      }
+    TaggedCommit<JsonNode> last = TaggedCommit.find(view, version, metadata -> CommitTag.field(metadata, FIELD));
+    if (last.rowsChanged().isPresent()) {
+      long changed = last.rowsChanged().getAsLong();
+      return changed == 0 ? none(IncrementalizationIssue.NO_PREVIOUS_REFRESH, "the view has not been refreshed yet")
+          : none(IncrementalizationIssue.VIEW_CHANGED_OUTSIDE_REFRESH, "the view's table was written at version " + changed
+              + " by something other than its refresh");
     }
-    return none(IncrementalizationIssue.NO_PREVIOUS_REFRESH, "no earlier refresh of the view is recorded");
+    return last.tag().map(tag -> new Previous(Optional.of(parse(tag)), Optional.empty()))
+        .orElseGet(() -> none(IncrementalizationIssue.NO_PREVIOUS_REFRESH, "no earlier refresh of the view is recorded"));
   }
 
   private static Previous none(String type, String reason) {
     return new Previous(Optional.empty(), Optional.of(new IncrementalizationIssue(type, reason)));
-  }
-
-  /** Whether a commit's {@code action} changes the table's rows or columns (not OPTIMIZE's rearranging). */
-  static boolean changesRows(Action action) {
-    return action instanceof AddFile add && add.dataChange() || action instanceof RemoveFile remove && remove.dataChange()
-        || action instanceof Metadata;
-  }
-
-  /** The actions of the commit at {@code version} of the table of {@code log}. */
-  static List<Action> commit(DeltaLog log, long version) {
-    Iterator<Tuple2<Object, Seq<Action>>> commits = log.getChanges(version, Option.empty(), true);
-    return commits.hasNext() ? CollectionConverters.asJava(commits.next()._2()) : List.of();
   }
 
   private static RefreshState parse(JsonNode node) {
