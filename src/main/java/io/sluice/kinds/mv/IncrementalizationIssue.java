@@ -21,4 +21,5 @@ record IncrementalizationIssue(String type, String reason) {
   static final String INPUTS_UNCHANGED = "INPUTS_UNCHANGED";
   static final String INPUTS_CHANGED = "INPUTS_CHANGED";
   static final String STATE_NOT_KEPT = "STATE_NOT_KEPT";
+  static final String GROUP_STATE_KEPT = "GROUP_STATE_KEPT";
 }

@@ -117,6 +117,17 @@ public final class MaterializedViewExecutor implements FlowExecutor {
             + "' drops rows of the view: a dropped group cannot be merged"));
   }
 
+  /**
+   * Why the groups of a view that keeps a group state are not recomputed alone: the state would
+   * fall behind them. Merging follows every change a recompute of groups would; a view whose state
+   * is missing is recomputed in full, which writes it.
+   */
+  private static Optional<IncrementalizationIssue> stateKept(boolean keepsState) {
+    return keepsState ? Optional.of(new IncrementalizationIssue(IncrementalizationIssue.GROUP_STATE_KEPT, "the view's groups"
+        + " merge from the group state it keeps (GROUP_AGGREGATE); recomputing them alone would leave that state behind"))
+        : Optional.empty();
+  }
+
   /** How a refresh of {@code target} by {@code analyzed}, its query over its inputs' versions now, goes. */
   static RefreshPlan plan(SparkSession spark, GroupState.Tables state, DatasetDefinition target, FlowDefinition flow,
       StructType targetSchema, LogicalPlan analyzed, QueryShape shape, Tuple2<DeltaLog, Snapshot> view) {
@@ -135,7 +146,7 @@ public final class MaterializedViewExecutor implements FlowExecutor {
             + " state: its policy, expectations or partitions (as its input's, refreshed by PARTITION_OVERWRITE) leave none"));
     RefreshPlanner.View planned = new RefreshPlanner.View(shape,
         definition(spark, target, flow, targetSchema, analyzed, inputs), target.refreshPolicy(), dropsRows, notKeyed,
-        stateless, keepsState ? state.bytes(spark) : 0, !target.partitionColumns().isEmpty(), unpartitioned,
+        stateless, keepsState ? state.bytes(spark) : 0, stateKept(keepsState), !target.partitionColumns().isEmpty(), unpartitioned,
         DeltaInput.bytes(view._2()));
     return RefreshPlanner.plan(planned, inputs, previous,
         changes -> ChangePlan.of(spark, shape.joined(), changes),

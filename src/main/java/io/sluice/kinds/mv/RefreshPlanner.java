@@ -29,11 +29,13 @@ final class RefreshPlanner {
    * @param notKeyed why its rows cannot be replaced in place, if they cannot
    * @param stateless why the state its groups merge from is not the one of its last refresh, if it is not
    * @param stateBytes the bytes of that state
+   * @param stateKept why its groups are not recomputed alone: it keeps a group state, which only a merge keeps up with
    * @param partitioned whether it is {@code PARTITIONED BY} columns: only then is {@link Technique#PARTITION_OVERWRITE} weighed
    * @param unpartitioned why its partitions are not made of its input's, if they are not
    */
   record View(QueryShape shape, String definition, RefreshPolicy policy, Optional<IncrementalizationIssue> dropsRows,
-      Optional<IncrementalizationIssue> notKeyed, Optional<IncrementalizationIssue> stateless, long stateBytes, boolean partitioned, Optional<IncrementalizationIssue> unpartitioned,
+      Optional<IncrementalizationIssue> notKeyed, Optional<IncrementalizationIssue> stateless, long stateBytes,
+      Optional<IncrementalizationIssue> stateKept, boolean partitioned, Optional<IncrementalizationIssue> unpartitioned,
       long bytes) {}
 
   private RefreshPlanner() {}
@@ -113,7 +115,7 @@ final class RefreshPlanner {
         Stream.of(shape.groupAggregate(), view.dropsRows(), view.notKeyed(), view.stateless()),
         changedBytes + view.bytes() / 2 + view.stateBytes() + (retracting && extremes ? inputBytes : 0)));
     weighed.add(costs.incremental(Technique.GENERIC_AGGREGATE, readable,
-        Stream.of(shape.genericAggregate(), view.notKeyed()), inputBytes + changedBytes + view.bytes()));
+        Stream.of(shape.genericAggregate(), view.notKeyed(), view.stateKept()), inputBytes + changedBytes + view.bytes()));
     weighed.add(costs.incremental(Technique.WINDOW_FUNCTION, readable,
         Stream.of(shape.windowFunction(), underived, view.notKeyed()),
         changedBytes + beside + view.bytes() / 2));
