@@ -28,10 +28,18 @@ record RefreshPlan(Technique technique, List<TechniqueInfo> techniques, List<Inp
     if (technique != Technique.COMPLETE_RECOMPUTE) {
       return Optional.empty();
     }
+    // The reason of the technique nearest to applying, rather one the query's form allows.
     return techniques.stream().filter(t -> t.technique().incremental())
         .min(Comparator.<TechniqueInfo>comparingInt(t -> t.issues().size())
+            .thenComparing(t -> t.issues().stream().anyMatch(RefreshPlan::ofTheQuery))
             .thenComparing(t -> t.technique().ordinal(), Comparator.reverseOrder()))
         .flatMap(t -> t.issues().stream().findFirst());
+  }
+
+  /** Whether {@code issue} is the query's form, which no change of the inputs lifts. */
+  private static boolean ofTheQuery(IncrementalizationIssue issue) {
+    return issue.type().equals(IncrementalizationIssue.OPERATOR_NOT_SUPPORTED)
+        || issue.type().equals(IncrementalizationIssue.AGGREGATE_NOT_SUPPORTED);
   }
 
   /**
