@@ -21,5 +21,6 @@ record IncrementalizationIssue(String type, String reason) {
   static final String INPUTS_UNCHANGED = "INPUTS_UNCHANGED";
   static final String INPUTS_CHANGED = "INPUTS_CHANGED";
   static final String STATE_NOT_KEPT = "STATE_NOT_KEPT";
+  static final String VIEW_KEEPS_NO_STATE = "VIEW_KEEPS_NO_STATE";
   static final String GROUP_STATE_KEPT = "GROUP_STATE_KEPT";
 }

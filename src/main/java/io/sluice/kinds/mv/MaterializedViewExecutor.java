@@ -142,7 +142,7 @@ public final class MaterializedViewExecutor implements FlowExecutor {
     boolean keepsState = keepsState(target, shape);
     Optional<IncrementalizationIssue> stateless = keepsState
         ? previous.state().flatMap(last -> state.whyNot(spark, last.refresh(), shape.groups().distinctValue().isPresent()))
-        : Optional.of(new IncrementalizationIssue(IncrementalizationIssue.STATE_NOT_KEPT, "the view keeps no group"
+        : Optional.of(new IncrementalizationIssue(IncrementalizationIssue.VIEW_KEEPS_NO_STATE, "the view keeps no group"
             + " state: its policy, expectations or partitions (as its input's, refreshed by PARTITION_OVERWRITE) leave none"));
     RefreshPlanner.View planned = new RefreshPlanner.View(shape,
         definition(spark, target, flow, targetSchema, analyzed, inputs), target.refreshPolicy(), dropsRows, notKeyed,

@@ -6,6 +6,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 
 /**
  * How one refresh of a view goes: the technique chosen, every technique weighed, what each input
@@ -36,22 +37,24 @@ record RefreshPlan(Technique technique, List<TechniqueInfo> techniques, List<Inp
         .flatMap(t -> t.issues().stream().findFirst());
   }
 
-  /** Whether {@code issue} is the query's form, which no change of the inputs lifts. */
+  /** Whether {@code issue} is the view's form (its query, what it keeps), which no change of the inputs lifts. */
   private static boolean ofTheQuery(IncrementalizationIssue issue) {
-    return issue.type().equals(IncrementalizationIssue.OPERATOR_NOT_SUPPORTED)
-        || issue.type().equals(IncrementalizationIssue.AGGREGATE_NOT_SUPPORTED);
+    return Set.of(IncrementalizationIssue.OPERATOR_NOT_SUPPORTED, IncrementalizationIssue.AGGREGATE_NOT_SUPPORTED,
+        IncrementalizationIssue.GROUP_STATE_KEPT, IncrementalizationIssue.VIEW_KEEPS_NO_STATE).contains(issue.type());
   }
 
   /**
    * Whether a view under {@code REFRESH POLICY INCREMENTAL STRICT} may take this plan: any but a
    * full recompute forced by its inputs. A view never refreshed, whose definition changed, or
-   * whose table was written by something else has no rows to refresh from: it is computed afresh.
+   * whose table was written by something else has no rows to refresh from, one whose group state
+   * is missing nothing to merge into: it is computed afresh.
    */
   boolean strictAllows() {
     return technique != Technique.COMPLETE_RECOMPUTE || firstReason().map(IncrementalizationIssue::type)
         .filter(type -> type.equals(IncrementalizationIssue.NO_PREVIOUS_REFRESH)
             || type.equals(IncrementalizationIssue.DEFINITION_CHANGED)
-            || type.equals(IncrementalizationIssue.VIEW_CHANGED_OUTSIDE_REFRESH)).isPresent();
+            || type.equals(IncrementalizationIssue.VIEW_CHANGED_OUTSIDE_REFRESH)
+            || type.equals(IncrementalizationIssue.STATE_NOT_KEPT)).isPresent();
   }
 
   private String changedNames() {
