@@ -176,6 +176,16 @@ final class GroupColumns {
     return outputs.stream().anyMatch(o -> o.merge() == Merge.MIN || o.merge() == Merge.MAX);
   }
 
+  /**
+   * Whether appended rows merge into the view's own rows, with no group state: every aggregate is
+   * a {@code count}, {@code sum}, {@code min} or {@code max}, whose value in the view is all a
+   * group needs to take more rows in, and the view has group keys to find its rows by.
+   */
+  boolean mergesFromView() {
+    return !keys().isEmpty() && outputs.stream().allMatch(o -> o.merge() == null || o.merge() == Merge.COUNT
+        || o.merge() == Merge.SUM || o.merge() == Merge.MIN || o.merge() == Merge.MAX);
+  }
+
   /** The group keys of rows of the aggregate's input (their sign in {@code sign}): grouping columns, named as the view's. */
   Column[] keyValues() {
     return outputs.stream().filter(o -> o.key() != null)
@@ -269,6 +279,19 @@ final class GroupColumns {
    * the rows taken away.
    */
   Column[] merged(boolean kept, boolean held) {
+    return merged(kept, held, false);
+  }
+
+  /**
+   * {@link #merged} of appended rows ({@code c}) with the view's rows alone ({@code v}), when the
+   * view {@link #mergesFromView}: a count and a sum go on from the view's value, and
+   * {@code __sluice_n<j>} of a sum says only whether the group has a value.
+   */
+  Column[] mergedFromView() {
+    return merged(false, true, true);
+  }
+
+  private Column[] merged(boolean kept, boolean held, boolean fromView) {
     List<Column> columns = new ArrayList<>();
     for (String key : keys()) {
       columns.add(col("c." + Identifiers.quote(key)).as(key));
@@ -280,19 +303,22 @@ final class GroupColumns {
       if (output.merge() == null) {
         continue;
       }
+      Column inView = from("v", Identifiers.quote(output.name()), held).cast(output.type());
+      Column count = fromView ? (output.merge() == Merge.COUNT ? inView : when(inView.isNotNull(), lit(1L)))
+          : from("s", n(j), kept);
       switch (output.merge()) {
-        case COUNT -> columns.add(coalesce(from("s", n(j), kept), lit(0L)).plus(col("c." + n(j))).as(n(j)));
-        case DISTINCT -> columns.add(coalesce(from("s", n(j), kept), lit(0L)).plus(coalesce(col("c." + a(j)), lit(0L)))
-            .as(n(j)));
+        case COUNT -> columns.add(coalesce(count, lit(0L)).plus(col("c." + n(j))).as(n(j)));
+        case DISTINCT -> columns.add(coalesce(count, lit(0L)).plus(coalesce(col("c." + a(j)), lit(0L))).as(n(j)));
         case SUM, AVG -> {
           DataType type = stateSumType(output);
-          columns.add(coalesce(from("s", n(j), kept), lit(0L)).plus(col("c." + n(j))).as(n(j)));
+          columns.add(coalesce(count, lit(0L)).plus(col("c." + n(j))).as(n(j)));
           Column zero = lit(0).cast(type);
-          columns.add(coalesce(from("s", s(j), kept).cast(type), zero).plus(coalesce(col("c." + a(j)), zero))
+          Column sum = fromView ? inView : from("s", s(j), kept);
+          columns.add(coalesce(sum.cast(type), zero).plus(coalesce(col("c." + a(j)), zero))
               .minus(coalesce(col("c." + d(j)), zero)).cast(type).as(s(j)));
         }
         case MIN, MAX -> {
-          Column value = from("v", Identifiers.quote(output.name()), held).cast(output.type());
+          Column value = inView;
           Column taken = col("c." + d(j));
           boolean isMin = output.merge() == Merge.MIN;
           lost = lost.or(taken.isNotNull().and(value.isNull().or(isMin ? taken.leq(value) : taken.geq(value))));

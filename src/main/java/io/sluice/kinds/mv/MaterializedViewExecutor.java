@@ -84,7 +84,7 @@ public final class MaterializedViewExecutor implements FlowExecutor {
         case APPEND_ONLY -> commit.append(plan.change().orElseThrow().gained());
         case ROW_BASED, WINDOW_FUNCTION -> RowCounts.refresh(spark, plan.change().orElseThrow(),
             List.of(analyzed.schema().fieldNames()), target, commit);
-        case GROUP_AGGREGATE -> MergedGroups.refresh(spark, shape.groups(), plan, plan.next().refresh() - 1, state, target, commit);
+        case GROUP_AGGREGATE -> MergedGroups.refresh(spark, shape.groups(), plan, state, target, commit);
         case GENERIC_AGGREGATE -> TouchedGroups.refresh(spark, analyzed, shape.keys(), plan.changes(), commit);
         case PARTITION_OVERWRITE -> plan.partitions().orElseThrow().refresh(spark, commit);
         default -> recompute.run();
@@ -141,14 +141,14 @@ public final class MaterializedViewExecutor implements FlowExecutor {
     RefreshState.Previous previous = RefreshState.read(view._1(), view._2().version());
     boolean keepsState = keepsState(target, shape);
     Optional<IncrementalizationIssue> stateless = keepsState
-        ? previous.state().flatMap(last -> state.whyNot(spark, last.refresh(), shape.groups().distinctValue().isPresent()))
+        ? previous.state().flatMap(last -> state.whyNot(spark, last.stateRefresh(), shape.groups().distinctValue().isPresent()))
         : Optional.of(new IncrementalizationIssue(IncrementalizationIssue.VIEW_KEEPS_NO_STATE, "the view keeps no group"
             + " state: its policy, expectations or partitions (as its input's, refreshed by PARTITION_OVERWRITE) leave none"));
     RefreshPlanner.View planned = new RefreshPlanner.View(shape,
         definition(spark, target, flow, targetSchema, analyzed, inputs), target.refreshPolicy(), dropsRows, notKeyed,
-        stateless, keepsState ? state.bytes(spark) : 0, stateKept(keepsState), !target.partitionColumns().isEmpty(), unpartitioned,
+        stateless, keepsState ? state.bytes(spark) : 0, keepsState && shape.groups().mergesFromView(), stateKept(keepsState), !target.partitionColumns().isEmpty(), unpartitioned,
         DeltaInput.bytes(view._2()));
-    return RefreshPlanner.plan(planned, inputs, previous,
+    return RefreshPlanner.plan(planned, inputs, previous, System.currentTimeMillis(),
         changes -> ChangePlan.of(spark, shape.joined(), changes),
         // A query whose group keys trace to its input's columns reads that one input.
         changes -> changes.size() == 1 ? ChangedPartitions.of(spark, analyzed, partitioned.keys(), changes.get(0))

@@ -38,19 +38,41 @@ final class MergedGroups {
     this.commit = commit;
   }
 
-  /** Merges {@code plan}'s change into the groups it touches, from the state the view's last refresh left. */
-  static void refresh(SparkSession spark, GroupColumns groups, RefreshPlan plan, long lastRefresh,
-      GroupState.Tables state, DeltaTarget view, RefreshCommit commit) {
+  /**
+   * Merges {@code plan}'s change into the groups it touches: from the view's own rows when the
+   * plan leaves the group state behind (appends to count, sum, min and max), else from the state
+   * as the plan says it stands.
+   */
+  static void refresh(SparkSession spark, GroupColumns groups, RefreshPlan plan, GroupState.Tables state,
+      DeltaTarget view, RefreshCommit commit) {
     boolean retracting = plan.changes().stream().anyMatch(c -> c.kind() == InputChange.Kind.CHANGED);
     Dataset<Row> signed = ChangePlan.of(spark, groups.aggregate().child(), plan.changes()).signed();
-    new MergedGroups(spark, groups, state, commit).write(signed, Optional.of(lastRefresh),
-        groups.hasExtremes() ? view.readPinned(spark) : null, retracting);
+    MergedGroups merge = new MergedGroups(spark, groups, state, commit);
+    if (plan.next().stateBehind().isPresent()) {
+      merge.mergeIntoView(signed, view.readPinned(spark));
+    } else {
+      merge.write(signed, plan.stateFrom(), groups.hasExtremes() ? view.readPinned(spark) : null, retracting);
+    }
   }
 
   /** Computes the view and its state afresh, in one pass over its input. */
   static void recompute(SparkSession spark, GroupColumns groups, GroupState.Tables state, RefreshCommit commit) {
     new MergedGroups(spark, groups, state, commit)
         .write(SparkPlans.ofRows(spark, groups.aggregate().child()), Optional.empty(), null, false);
+  }
+
+  /** Merges appended rows into the view's rows of their groups ({@code held}): one commit, the state left as it is. */
+  private void mergeIntoView(Dataset<Row> appended, Dataset<Row> held) {
+    List<String> keys = groups.keys();
+    Column[] change = groups.change(null);
+    Dataset<Row> changed = appended.groupBy(groups.keyValues()).agg(change[0], rest(change)).as("c");
+    try {
+      Dataset<Row> merged = cache(changed.join(held.as("v"), GroupColumns.sameValues("c", "v", keys), "left")
+          .select(groups.mergedFromView()));
+      commit.replace(merged.select(groups.view()), merged.select(names(keys)), keys);
+    } finally {
+      cached.forEach(Dataset::unpersist);
+    }
   }
 
   private void write(Dataset<Row> signed, Optional<Long> lastRefresh, Dataset<Row> held, boolean retracting) {

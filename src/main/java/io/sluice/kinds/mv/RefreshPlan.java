@@ -12,9 +12,11 @@ import java.util.Set;
  * How one refresh of a view goes: the technique chosen, every technique weighed, what each input
  * did since the last refresh, the query's change when it was derived, the view's partitions the
  * change touches when they were listed, and the state the refresh commits.
+ *
+ * @param stateFrom the refresh whose group state a merge starts from, if the view was refreshed before
  */
 record RefreshPlan(Technique technique, List<TechniqueInfo> techniques, List<InputChange> changes,
-    Optional<ChangePlan> change, Optional<ChangedPartitions> partitions, RefreshState next) {
+    Optional<ChangePlan> change, Optional<ChangedPartitions> partitions, Optional<Long> stateFrom, RefreshState next) {
   RefreshPlan {
     techniques = List.copyOf(techniques);
     changes = List.copyOf(changes);
@@ -92,8 +94,8 @@ record RefreshPlan(Technique technique, List<TechniqueInfo> techniques, List<Inp
           yield changedBytes();
         }
         long rows = changes.stream().mapToLong(InputChange::appendedRows).sum();
-        yield String.format(Locale.ROOT, "refresh: %s, %,d %s appended to %s", technique, rows, rows == 1 ? "row" : "rows",
-            changedNames());
+        yield String.format(Locale.ROOT, "refresh: %s, %,d %s appended to %s%s", technique, rows, rows == 1 ? "row" : "rows",
+            changedNames(), next.stateBehind().isPresent() ? ", merged into the view's rows (its group state follows later)" : "");
       }
       case PARTITION_OVERWRITE -> {
         int count = changes.stream().mapToInt(c -> c.partitions().size()).sum();

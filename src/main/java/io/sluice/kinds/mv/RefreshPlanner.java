@@ -2,6 +2,7 @@ package io.sluice.kinds.mv;
 
 import io.sluice.common.SparkErrors;
 import io.sluice.graph.RefreshPolicy;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.LinkedHashMap;
@@ -28,6 +29,16 @@ final class RefreshPlanner {
    * took 0.53x the plain query, the full recompute that writes the group state too 1.36x.
    */
   static final int MERGE_SHARE_PERCENT = 50;
+  /**
+   * How far, in appended bytes against the inputs', a view's group state may fall behind its rows
+   * under {@code AUTO} before a merge catches it up: what the refresh that catches up reads again.
+   */
+  static final int STATE_BEHIND_PERCENT = 10;
+  /**
+   * How long a view's group state may stay behind its rows: the inputs' files appended since must
+   * still be there to catch up from, which {@code VACUUM} keeps for 7 days by default.
+   */
+  static final long STATE_BEHIND_MILLIS = Duration.ofHours(1).toMillis();
 
   /**
    * What the planner knows of the view itself.
@@ -36,13 +47,15 @@ final class RefreshPlanner {
    * @param notKeyed why its rows cannot be replaced in place, if they cannot
    * @param stateless why the state its groups merge from is not the one of its last refresh, if it is not
    * @param stateBytes the bytes of that state
+   * @param mergesFromView whether it keeps a group state and its groups merge appends from its own
+   *     rows ({@link GroupColumns#mergesFromView}): the state is then left behind until a refresh needs it
    * @param stateKept why its groups are not recomputed alone: it keeps a group state, which only a merge keeps up with
    * @param partitioned whether it is {@code PARTITIONED BY} columns: only then is {@link Technique#PARTITION_OVERWRITE} weighed
    * @param unpartitioned why its partitions are not made of its input's, if they are not
    */
   record View(QueryShape shape, String definition, RefreshPolicy policy, Optional<IncrementalizationIssue> dropsRows,
       Optional<IncrementalizationIssue> notKeyed, Optional<IncrementalizationIssue> stateless, long stateBytes,
-      Optional<IncrementalizationIssue> stateKept, boolean partitioned, Optional<IncrementalizationIssue> unpartitioned,
+      boolean mergesFromView, Optional<IncrementalizationIssue> stateKept, boolean partitioned, Optional<IncrementalizationIssue> unpartitioned,
       long bytes) {}
 
   private RefreshPlanner() {}
@@ -52,8 +65,9 @@ final class RefreshPlanner {
    *     some input changed in a way that can be read, and the query's change can be derived
    * @param partition the view's partitions the inputs' changes touch: asked only when some input
    *     changed and the view is partitioned as its input
+   * @param now the time of planning, epoch milliseconds
    */
-  static RefreshPlan plan(View view, List<DeltaInput> inputs, RefreshState.Previous previous,
+  static RefreshPlan plan(View view, List<DeltaInput> inputs, RefreshState.Previous previous, long now,
       Function<List<InputChange>, ChangePlan> derive, Function<List<InputChange>, ChangedPartitions.Listed> partition) {
     List<IncrementalizationIssue> blocking = new ArrayList<>();
     view.shape().variable().ifPresent(blocking::add);
@@ -63,21 +77,22 @@ final class RefreshPlanner {
       blocking.add(new IncrementalizationIssue(IncrementalizationIssue.DEFINITION_CHANGED, "the view's query, columns,"
           + " expectations or result-changing settings (ANSI mode, time zone) changed since its last refresh"));
     }
-    List<InputChange> changes = new ArrayList<>();
-    if (blocking.isEmpty()) {
-      for (DeltaInput input : inputs) {
-        Long from = last.get().inputs().get(input.key());
-        if (from == null) {
-          blocking.add(new IncrementalizationIssue(IncrementalizationIssue.DEFINITION_CHANGED,
-              input.name() + " was not an input of the last refresh"));
-        } else {
-          changes.add(InputChange.since(input, from));
-        }
-      }
-    }
+    List<InputChange> changes = blocking.isEmpty() ? since(inputs, last.get().inputs(), blocking) : List.of();
+    boolean changed = changes.stream().anyMatch(c -> c.kind() != InputChange.Kind.UNCHANGED);
+    boolean retracting = changes.stream().anyMatch(c -> c.kind() == InputChange.Kind.CHANGED);
     long inputBytes = inputs.stream().mapToLong(DeltaInput::bytes).sum();
     long changedBytes = changes.stream().mapToLong(InputChange::changedBytes).sum();
-    boolean changed = changes.stream().anyMatch(c -> c.kind() != InputChange.Kind.UNCHANGED);
+    // Appends merge into the view's rows alone while the state misses little; a change that takes
+    // rows away, or more appends, merge into the state, which then follows the inputs from where it stands.
+    Optional<RefreshState.StateBehind> behind = last.flatMap(RefreshState::stateBehind);
+    long behindBytes = behind.map(RefreshState.StateBehind::appendedBytes).orElse(0L) + changedBytes;
+    boolean stateLeftBehind = view.mergesFromView() && changed && !retracting
+        && (view.policy() != RefreshPolicy.AUTO || behindBytes * 100 <= inputBytes * STATE_BEHIND_PERCENT)
+        && behind.map(b -> now - b.since() <= STATE_BEHIND_MILLIS).orElse(true);
+    if (changed && !stateLeftBehind && behind.isPresent() && blocking.isEmpty()) {
+      changes = since(inputs, behind.get().inputs(), blocking);
+      changedBytes = changes.stream().mapToLong(InputChange::changedBytes).sum();
+    }
     Costs costs = new Costs(view, changed, changedBytes, inputBytes);
 
     List<TechniqueInfo> weighed = new ArrayList<>();
@@ -119,11 +134,10 @@ final class RefreshPlanner {
     // a delete took 1.17x the plain query, the full recompute with the state 1.60x). Recomputing
     // the touched groups reads the whole input as a full recompute does, and more: only an
     // INCREMENTAL policy takes it.
-    boolean retracting = changes.stream().anyMatch(c -> c.kind() == InputChange.Kind.CHANGED);
     boolean extremes = shape.groups() != null && shape.groups().hasExtremes();
     weighed.add(costs.incremental(Technique.GROUP_AGGREGATE, readable,
         Stream.of(shape.groupAggregate(), view.dropsRows(), view.notKeyed(), view.stateless()),
-        changedBytes + view.bytes() / 2 + view.stateBytes() + (retracting && extremes ? inputBytes / 2 : 0),
+        changedBytes + view.bytes() / 2 + (stateLeftBehind ? 0 : view.stateBytes()) + (retracting && extremes ? inputBytes / 2 : 0),
         MERGE_SHARE_PERCENT));
     weighed.add(costs.incremental(Technique.GENERIC_AGGREGATE, readable,
         Stream.of(shape.genericAggregate(), view.notKeyed(), view.stateKept()), inputBytes + changedBytes + view.bytes()));
@@ -163,7 +177,27 @@ final class RefreshPlanner {
     Map<String, Long> versions = new LinkedHashMap<>();
     inputs.forEach(input -> versions.put(input.key(), input.version()));
     long number = last.map(s -> s.refresh() + 1).orElse(0L);
-    return new RefreshPlan(chosen.technique(), techniques, changes, change, partitions, new RefreshState(number, view.definition(), versions));
+    Optional<RefreshState.StateBehind> stateAfter = chosen.technique() == Technique.GROUP_AGGREGATE && stateLeftBehind
+        ? last.map(s -> s.state(now)).map(s -> new RefreshState.StateBehind(s.refresh(), s.inputs(), behindBytes, s.since()))
+        : Optional.empty();
+    return new RefreshPlan(chosen.technique(), techniques, changes, change, partitions,
+        last.map(RefreshState::stateRefresh), new RefreshState(number, view.definition(), versions, stateAfter));
+  }
+
+  /** Each input's change since {@code versions}; an input not among them blocks every incremental technique. */
+  private static List<InputChange> since(List<DeltaInput> inputs, Map<String, Long> versions,
+      List<IncrementalizationIssue> blocking) {
+    List<InputChange> changes = new ArrayList<>();
+    for (DeltaInput input : inputs) {
+      Long from = versions.get(input.key());
+      if (from == null) {
+        blocking.add(new IncrementalizationIssue(IncrementalizationIssue.DEFINITION_CHANGED,
+            input.name() + " was not an input of the last refresh"));
+      } else {
+        changes.add(InputChange.since(input, from));
+      }
+    }
+    return changes;
   }
 
   /** The issues that stop every incremental technique, then those of the inputs' changes that stop this one. */

@@ -18,8 +18,11 @@ import org.apache.spark.sql.delta.DeltaLog;
  * killed before its commit left both as they were, and the next one starts from the same versions.
  *
  * @param inputs each input's version, by location ({@link DeltaInput#key})
+ * @param stateBehind where the view's group state stands when it is behind the rows: a merge of
+ *     appends alone updates the rows from their own values, and the state follows at the next
+ *     refresh that needs it ({@link MergedGroups})
  */
-record RefreshState(long refresh, String definition, Map<String, Long> inputs) {
+record RefreshState(long refresh, String definition, Map<String, Long> inputs, Optional<StateBehind> stateBehind) {
   static final String FIELD = "view_refresh";
   private static final ObjectMapper JSON = new ObjectMapper();
 
@@ -27,11 +30,40 @@ record RefreshState(long refresh, String definition, Map<String, Long> inputs) {
     inputs = Collections.unmodifiableMap(new LinkedHashMap<>(inputs));
   }
 
+  /**
+   * The group state as an earlier refresh left it.
+   *
+   * @param refresh the refresh that last wrote the state
+   * @param inputs the versions of the inputs it read
+   * @param appendedBytes the bytes the inputs appended since, which the view's rows took in and the state has not
+   * @param since when the first refresh that left the state behind planned (epoch milliseconds)
+   */
+  record StateBehind(long refresh, Map<String, Long> inputs, long appendedBytes, long since) {
+    StateBehind {
+      inputs = Collections.unmodifiableMap(new LinkedHashMap<>(inputs));
+    }
+  }
+
+  /** The refresh that last wrote the group state: this one, or the one the state is behind at. */
+  long stateRefresh() {
+    return stateBehind.map(StateBehind::refresh).orElse(refresh);
+  }
+
+  /** Where the group state stands after this refresh: this refresh's (as of {@code now}), or the one it is behind at. */
+  StateBehind state(long now) {
+    return stateBehind.orElseGet(() -> new StateBehind(refresh, inputs, 0, now));
+  }
+
   JsonNode json() {
     ObjectNode node = JSON.createObjectNode().put("refresh", refresh).put("definition", definition);
-    ObjectNode versions = node.putObject("inputs");
-    inputs.forEach(versions::put);
+    versions(node.putObject("inputs"), inputs);
+    stateBehind.ifPresent(behind -> versions(node.putObject("state").put("refresh", behind.refresh())
+        .put("appended_bytes", behind.appendedBytes()).put("since", behind.since()).putObject("inputs"), behind.inputs()));
     return node;
+  }
+
+  private static void versions(ObjectNode node, Map<String, Long> inputs) {
+    inputs.forEach(node::put);
   }
 
   /** The state of the view's last refresh, or why there is none to start from. */
@@ -68,8 +100,18 @@ record RefreshState(long refresh, String definition, Map<String, Long> inputs) {
   }
 
   private static RefreshState parse(JsonNode node) {
+    JsonNode state = node.path("state");
+    Optional<StateBehind> behind = state.isObject()
+        ? Optional.of(new StateBehind(state.path("refresh").asLong(), versions(state.path("inputs")),
+            state.path("appended_bytes").asLong(), state.path("since").asLong()))
+        : Optional.empty();
+    return new RefreshState(node.path("refresh").asLong(), node.path("definition").asText(""), versions(node.path("inputs")),
+        behind);
+  }
+
+  private static Map<String, Long> versions(JsonNode node) {
     Map<String, Long> inputs = new LinkedHashMap<>();
-    node.path("inputs").fields().forEachRemaining(e -> inputs.put(e.getKey(), e.getValue().asLong()));
-    return new RefreshState(node.path("refresh").asLong(), node.path("definition").asText(""), inputs);
+    node.fields().forEachRemaining(e -> inputs.put(e.getKey(), e.getValue().asLong()));
+    return inputs;
   }
 }

@@ -77,6 +77,8 @@ class IncrementalRefreshTest {
         """);
     assertTrue(p.run().succeeded());
     assertEquals("GROUP_AGGREGATE", technique(p, "by_city"));
+    assertTrue(message(p, "by_city").contains("merged into the view's rows"), "count, sum, min and max take appends from"
+        + " the view's own values: " + message(p, "by_city"));
     assertEquals("APPEND_ONLY", technique(p, "lyon"));
     assertEquals("GENERIC_AGGREGATE", technique(p, "averages"), "avg does not merge: its touched groups are recomputed");
     assertFresh(p, "by_city", byCity);
@@ -275,17 +277,24 @@ class IncrementalRefreshTest {
   @Test
   void underAutoAViewWhoseGroupsMergeTakesALargerChange() {
     String merged = "SELECT city, count(*) AS n, sum(amount) AS total FROM raw GROUP BY city";
-    TestPipeline p = new TestPipeline(dir).write("landing/0.json", rows(0, 200)).sql(SOURCE
+    TestPipeline p = new TestPipeline(dir).write("landing/0.json", rows(0, 2000)).sql(SOURCE
         + "CREATE MATERIALIZED VIEW merged AS " + merged + ";\n"
         + "CREATE MATERIALIZED VIEW filtered AS SELECT id, city FROM raw WHERE id > 1;\n");
     assertTrue(p.run().succeeded());
     // About a third of the input appended: more than a filter takes (30%), less than a merge does
     // (50%), as recomputing the merged view would write its group state as well.
-    p.write("landing/1.json", rows(200, 100));
+    p.write("landing/1.json", rows(2000, 1000));
     assertTrue(p.run().succeeded());
     assertEquals("GROUP_AGGREGATE", technique(p, "merged"), message(p, "merged"));
     assertEquals("COMPLETE_RECOMPUTE", technique(p, "filtered"), message(p, "filtered"));
     assertTrue(message(p, "filtered").contains("more than 30% of the inputs"), message(p, "filtered"));
+    assertFalse(message(p, "merged").contains("merged into the view's rows"), "more than 10% of the input appended:"
+        + " the group state merges it too, rather than a later refresh reading it again");
+    assertFresh(p, "merged", merged);
+
+    p.write("landing/2.json", rows(3000, 9));
+    assertTrue(p.run().succeeded());
+    assertTrue(message(p, "merged").contains("merged into the view's rows"), message(p, "merged"));
     assertFresh(p, "merged", merged);
   }
 

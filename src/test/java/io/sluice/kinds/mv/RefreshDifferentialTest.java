@@ -95,6 +95,9 @@ class RefreshDifferentialTest {
     // that keeps a group state is never refreshed by recomputing its touched groups, which would
     // leave the state behind.
     assertEquals(List.of("[COMPLETE_RECOMPUTE]", "[GROUP_AGGREGATE]"), techniques(p, "groups"));
+    // New keys alone merge into the view's rows, leaving the group state behind; the deletes catch it up.
+    assertEquals(1, p.rows("SELECT message FROM delta.`" + p.root().resolve(".sluice/system/event_log") + "` WHERE"
+        + " origin.dataset_name = 'groups' AND message LIKE '%merged into the view''s rows%'").size(), "groups' merges");
     assertEquals(List.of("[COMPLETE_RECOMPUTE]", "[GROUP_AGGREGATE]"), techniques(p, "means"));
     assertEquals(List.of("[COMPLETE_RECOMPUTE]", "[GROUP_AGGREGATE]"), techniques(p, "averages"));
     assertEquals(List.of("[COMPLETE_RECOMPUTE]", "[PARTITION_OVERWRITE]"), techniques(p, "towns"));
