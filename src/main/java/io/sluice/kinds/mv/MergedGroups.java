@@ -25,6 +25,8 @@ import org.apache.spark.sql.SparkSession;
  * each value's count ({@link DistinctValues}), then per group.
  */
 final class MergedGroups {
+  /** The most bytes of changed input files and of the view's files merged in one task. */
+  private static final long ONE_TASK_BYTES = 8L << 20;
   private final SparkSession spark;
   private final GroupColumns groups;
   private final GroupState.Tables state;
@@ -49,7 +51,8 @@ final class MergedGroups {
     Dataset<Row> signed = ChangePlan.of(spark, groups.aggregate().child(), plan.changes()).signed();
     MergedGroups merge = new MergedGroups(spark, groups, state, commit);
     if (plan.next().stateBehind().isPresent()) {
-      merge.mergeIntoView(signed, view.readPinned(spark));
+      long changedBytes = plan.changes().stream().mapToLong(InputChange::changedBytes).sum();
+      merge.mergeIntoView(signed, view.readPinned(spark), changedBytes + commit.viewBytes() <= ONE_TASK_BYTES);
     } else {
       merge.write(signed, plan.stateFrom(), groups.hasExtremes() ? view.readPinned(spark) : null, retracting);
     }
@@ -61,13 +64,20 @@ final class MergedGroups {
         .write(SparkPlans.ofRows(spark, groups.aggregate().child()), Optional.empty(), null, false);
   }
 
-  /** Merges appended rows into the view's rows of their groups ({@code held}): one commit, the state left as it is. */
-  private void mergeIntoView(Dataset<Row> appended, Dataset<Row> held) {
+  /**
+   * Merges appended rows into the view's rows of their groups ({@code held}): one commit, the
+   * state left as it is. A small change ({@code inOneTask}) is aggregated and joined with the
+   * view's rows in one partition: one Spark job with no shuffle, where spreading it over the
+   * cores took four (a stage each, and the view's rows broadcast).
+   */
+  private void mergeIntoView(Dataset<Row> appended, Dataset<Row> held, boolean inOneTask) {
     List<String> keys = groups.keys();
     Column[] change = groups.change(null);
-    Dataset<Row> changed = appended.groupBy(groups.keyValues()).agg(change[0], rest(change)).as("c");
+    Dataset<Row> changed = (inOneTask ? appended.coalesce(1) : appended).groupBy(groups.keyValues())
+        .agg(change[0], rest(change)).as("c");
+    Dataset<Row> rows = inOneTask ? held.coalesce(1).hint("shuffle_hash") : held;
     try {
-      Dataset<Row> merged = cache(changed.join(held.as("v"), GroupColumns.sameValues("c", "v", keys), "left")
+      Dataset<Row> merged = cache(changed.join(rows.as("v"), GroupColumns.sameValues("c", "v", keys), "left")
           .select(groups.mergedFromView()));
       commit.replace(merged.select(groups.view()), merged.select(names(keys)), keys);
     } finally {

@@ -45,6 +45,11 @@ final class RefreshCommit {
     return tag;
   }
 
+  /** The bytes of the view's files, as of the version the plan read. */
+  long viewBytes() {
+    return DeltaInput.bytes(view._2());
+  }
+
   /** Runs {@code write} after the view's new rows pass its expectations, just before their commit: the view's state. */
   void beforeCommit(Runnable write) {
     this.before = write;
