@@ -55,8 +55,8 @@ final class RefreshPlanner {
    */
   record View(QueryShape shape, String definition, RefreshPolicy policy, Optional<IncrementalizationIssue> dropsRows,
       Optional<IncrementalizationIssue> notKeyed, Optional<IncrementalizationIssue> stateless, long stateBytes,
-      boolean mergesFromView, Optional<IncrementalizationIssue> stateKept, boolean partitioned, Optional<IncrementalizationIssue> unpartitioned,
-      long bytes) {}
+      boolean mergesFromView, Optional<IncrementalizationIssue> stateKept, boolean partitioned,
+      Optional<IncrementalizationIssue> unpartitioned, long bytes) {}
 
   private RefreshPlanner() {}
 
@@ -137,7 +137,8 @@ final class RefreshPlanner {
     boolean extremes = shape.groups() != null && shape.groups().hasExtremes();
     weighed.add(costs.incremental(Technique.GROUP_AGGREGATE, readable,
         Stream.of(shape.groupAggregate(), view.dropsRows(), view.notKeyed(), view.stateless()),
-        changedBytes + view.bytes() / 2 + (stateLeftBehind ? 0 : view.stateBytes()) + (retracting && extremes ? inputBytes / 2 : 0),
+        changedBytes + view.bytes() / 2 + (stateLeftBehind ? 0 : view.stateBytes())
+            + (retracting && extremes ? inputBytes / 2 : 0),
         MERGE_SHARE_PERCENT));
     weighed.add(costs.incremental(Technique.GENERIC_AGGREGATE, readable,
         Stream.of(shape.genericAggregate(), view.notKeyed(), view.stateKept()), inputBytes + changedBytes + view.bytes()));

@@ -99,7 +99,8 @@ record RefreshState(long refresh, String definition, Map<String, Long> inputs, O
     return new Previous(Optional.empty(), Optional.of(new IncrementalizationIssue(type, reason)));
   }
 
-  private static RefreshState parse(JsonNode node) {
+  /** The state {@link #json} wrote. */
+  static RefreshState parse(JsonNode node) {
     JsonNode state = node.path("state");
     Optional<StateBehind> behind = state.isObject()
         ? Optional.of(new StateBehind(state.path("refresh").asLong(), versions(state.path("inputs")),
